@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// Reads a rule's `check.params` into a check's own fields, with errors that name the rule and
+// the key; a key the check does not read is an error too.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "torchmigrate/engine/catalog.hpp"
+
+namespace torchmigrate::checks {
+
+class Params {
+ public:
+  explicit Params(const engine::RuleSpec& rule);
+  Params(const nlohmann::json& object, std::string where);
+
+  [[nodiscard]] bool has(const std::string& key) const { return object_.contains(key); }
+  [[nodiscard]] std::string string(const std::string& key) const;
+  [[nodiscard]] std::vector<std::string> strings(const std::string& key) const;
+  [[nodiscard]] size_t integer(const std::string& key) const;
+  [[nodiscard]] bool boolean(const std::string& key, bool fallback) const;
+  [[nodiscard]] Params object(const std::string& key) const;
+  [[nodiscard]] std::vector<Params> objects(const std::string& key) const;
+  // Throws for any key that was never read.
+  void finish() const;
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const;
+  const nlohmann::json& get(const std::string& key) const;
+
+  nlohmann::json object_;
+  std::string where_;
+  mutable std::set<std::string> seen_;
+};
+
+}  // namespace torchmigrate::checks

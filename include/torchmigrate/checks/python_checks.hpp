@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// Factories of the built-in Python checks; registry.cpp lists them by family name.
+#pragma once
+
+#include <memory>
+
+#include "torchmigrate/engine/python_check.hpp"
+
+namespace torchmigrate::checks {
+
+std::unique_ptr<engine::PythonCheck> make_export_for_inference_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_missing_keyword_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_renamed_function_check(const engine::RuleSpec& rule);
+
+}  // namespace torchmigrate::checks

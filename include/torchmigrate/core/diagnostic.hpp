@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// One finding: a rule code at a byte range of a file, with a message and its candidate fixes.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "torchmigrate/core/fix.hpp"
+#include "torchmigrate/core/text_range.hpp"
+
+namespace torchmigrate {
+
+enum class Severity { Error, Warning, Info };
+
+std::string_view to_string(Severity severity);
+
+struct Diagnostic {
+  std::string code;     // "TM101", or "E902" style internal codes for io/parse errors
+  std::string message;  // one line, code in backticks, no final period
+  TextRange range;
+  Severity severity = Severity::Warning;
+  // Alternatives; at most one is applied. For changed defaults: keep-old and adopt-new.
+  std::vector<Fix> fixes;
+};
+
+// Internal codes for problems that are not rule findings (Ruff uses E902 for io errors).
+inline constexpr const char* kIoErrorCode = "TM900";
+inline constexpr const char* kParseErrorCode = "TM901";
+inline constexpr const char* kInternalErrorCode = "TM902";
+
+}  // namespace torchmigrate

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// Edits and fixes: what a diagnostic proposes to change, and how far it can be trusted.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "torchmigrate/core/text_range.hpp"
+
+namespace torchmigrate {
+
+struct Edit {
+  TextRange range;
+  std::string replacement;
+
+  static Edit replace(TextRange range, std::string text) { return {range, std::move(text)}; }
+  static Edit insert(uint32_t at, std::string text) { return {{at, at}, std::move(text)}; }
+  static Edit remove(TextRange range) { return {range, {}}; }
+  bool operator==(const Edit&) const = default;
+};
+
+// Ruff's three levels: safe fixes run with --fix, unsafe ones need --unsafe-fixes,
+// display-only ones are shown as a suggestion and never applied.
+enum class Applicability { Safe, Unsafe, DisplayOnly };
+
+// Which torch versions the fixed code runs on.
+enum class Compat { AllVersions, Torch28Plus };
+
+// Which side of a changed default a fix takes (spec: "Changed defaults get two fixes").
+enum class FixPolicy { None, KeepOld, AdoptNew };
+
+struct Fix {
+  std::string title;  // imperative: "Replace with `x`"
+  std::vector<Edit> edits;
+  Applicability applicability = Applicability::Safe;
+  Compat compat = Compat::AllVersions;
+  FixPolicy policy = FixPolicy::None;
+};
+
+std::string_view to_string(Applicability applicability);
+std::string_view to_string(Compat compat);
+std::string_view to_string(FixPolicy policy);
+
+// Applies non-overlapping edits (sorted by position) to `text`.
+std::string apply_edits(std::string_view text, std::vector<Edit> edits);
+
+}  // namespace torchmigrate

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// The rule catalog: every rule's identity, message, fix safety and docs, read from the JSON
+// files in rules/ (embedded in the binary at build time) into plain structs.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "torchmigrate/core/diagnostic.hpp"
+#include "torchmigrate/core/fix.hpp"
+
+namespace torchmigrate::engine {
+
+class CatalogError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class RuleLanguage { Python, Cxx, Build };
+
+struct RuleDocs {
+  std::string what, why, before, after, after_adopt_new, fix_safety, limitations;
+};
+
+struct RuleSpec {
+  std::string code;
+  std::string name;
+  std::string summary;
+  std::string message;  // template with {placeholders}
+  Severity severity = Severity::Warning;
+  bool default_enabled = true;
+  std::string since;
+  std::string removed_in;
+  std::string confidence;
+  std::vector<std::string> references;
+  RuleLanguage language = RuleLanguage::Python;
+  std::vector<std::string> triggers;
+  std::string check_family;
+  nlohmann::json check_params = nlohmann::json::object();
+  std::optional<Applicability> fix_applicability;  // nullopt: the rule has no fix
+  Compat fix_compat = Compat::AllVersions;
+  bool fix_policies = false;
+  RuleDocs docs;
+
+  // Fills {name} placeholders of the message template.
+  [[nodiscard]] std::string format_message(const std::map<std::string, std::string>& values) const;
+};
+
+class Catalog {
+ public:
+  // Parses catalog entries; `origin` names each entry's source in error messages.
+  static Catalog parse(const std::vector<std::pair<std::string, std::string_view>>& sources);
+  // The catalog compiled into this binary.
+  static const Catalog& builtin();
+
+  [[nodiscard]] const std::vector<RuleSpec>& rules() const { return rules_; }
+  [[nodiscard]] const RuleSpec* find(std::string_view code) const;
+  // Rule for a code or a kebab-case name.
+  [[nodiscard]] const RuleSpec* find_by_code_or_name(std::string_view code_or_name) const;
+
+ private:
+  std::vector<RuleSpec> rules_;  // sorted by code
+};
+
+RuleSpec parse_rule(const nlohmann::json& entry, const std::string& origin);
+
+}  // namespace torchmigrate::engine

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// Turns the paths a user gives into the sorted list of files to check, picking each file's
+// front by its name, and skipping directories that never hold project sources.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "torchmigrate/core/source_file.hpp"
+
+namespace torchmigrate::engine {
+
+struct DiscoveredFile {
+  std::filesystem::path path;
+  Language language = Language::Unknown;
+};
+
+struct Discovery {
+  std::vector<DiscoveredFile> files;  // sorted, no duplicates
+  std::vector<std::string> errors;    // paths that do not exist or cannot be listed
+};
+
+Language language_for(const std::filesystem::path& path);
+// Directory names skipped while walking (explicit file arguments are always checked).
+bool is_default_excluded(const std::string& directory_name);
+Discovery discover(const std::vector<std::string>& paths);
+
+}  // namespace torchmigrate::engine

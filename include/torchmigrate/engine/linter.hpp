@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+// Lints one file: prefilter by trigger words, parse once, build the semantic model, walk the
+// tree once dispatching each node to the checks that asked for its kind.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "torchmigrate/core/diagnostic.hpp"
+#include "torchmigrate/core/source_file.hpp"
+#include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/python_check.hpp"
+#include "torchmigrate/engine/settings.hpp"
+
+namespace torchmigrate::engine {
+
+class Linter {
+ public:
+  // Throws CatalogError when an enabled rule names an unknown check family or bad params.
+  Linter(const Catalog& catalog, const CheckRegistry& registry, Settings settings);
+
+  // Findings sorted by position then code; never throws for bad input.
+  [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file) const;
+  [[nodiscard]] const Settings& settings() const { return settings_; }
+  [[nodiscard]] const Catalog& catalog() const { return catalog_; }
+  [[nodiscard]] const std::vector<const RuleSpec*>& enabled_rules() const { return python_rules_; }
+
+ private:
+  [[nodiscard]] std::vector<Diagnostic> lint_python(const SourceFile& file) const;
+
+  const Catalog& catalog_;
+  const CheckRegistry& registry_;
+  Settings settings_;
+  std::vector<const RuleSpec*> python_rules_;
+};
+
+void sort_diagnostics(std::vector<Diagnostic>& diagnostics);
+
+}  // namespace torchmigrate::engine

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// What a run is asked to do: which rules, which torch range, which fixes.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "torchmigrate/core/fix.hpp"
+#include "torchmigrate/engine/catalog.hpp"
+
+namespace torchmigrate::engine {
+
+struct TorchVersion {
+  int major = 2;
+  int minor = 7;
+  auto operator<=>(const TorchVersion&) const = default;
+  [[nodiscard]] std::string str() const { return std::to_string(major) + "." + std::to_string(minor); }
+  // Parses "2.7" or "2.7.1"; throws std::invalid_argument otherwise.
+  static TorchVersion parse(std::string_view text);
+};
+
+// Ruff's selection model: select replaces the default set, extend-select adds, ignore removes;
+// entries are codes or prefixes ("TM2", "TM10") or "ALL".
+struct RuleSelection {
+  std::vector<std::string> select;
+  std::vector<std::string> extend_select;
+  std::vector<std::string> ignore;
+
+  [[nodiscard]] bool enabled(const RuleSpec& rule) const;
+};
+
+struct Settings {
+  RuleSelection selection;
+  TorchVersion min_torch;
+  std::map<std::string, FixPolicy> policies;  // by code; "ALL" sets the default
+  bool unsafe_fixes = false;
+
+  [[nodiscard]] FixPolicy policy_for(std::string_view code) const;
+  // A fix whose new spelling needs 2.8 is unsafe while an older torch is supported.
+  [[nodiscard]] Applicability effective(const Fix& fix) const;
+};
+
+// Throws std::invalid_argument naming the bad entry, for CLI and config errors.
+void validate_selector(std::string_view selector, const Catalog& catalog);
+FixPolicy parse_policy(std::string_view value);
+
+}  // namespace torchmigrate::engine

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# One-step set-up on Debian 12: installs what is missing (Debian packages, the npm-pinned
+# grammar), builds out of tree, then either runs the demo or the whole test suite.
+#   scripts/bootstrap.sh demo   # build and check examples/legacy-project
+#   scripts/bootstrap.sh test   # build and run every test through ctest
+# Re-running it is fast and changes nothing that is already in place.
+set -euo pipefail
+
+mode="${1:-demo}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${TORCHMIGRATE_BUILD_DIR:-$root/build}"
+cd "$root"
+
+packages=(
+  g++ cmake ninja-build pkg-config git python3
+  catch2 libcli11-dev nlohmann-json3-dev libfmt-dev libtomlplusplus-dev
+  libtree-sitter-dev libclang-14-dev libdtl-dev libgit2-dev
+)
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing Debian packages: ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# npm packages pinned by package-lock.json; install scripts are not needed (we compile the
+# grammar's C sources ourselves).
+lock_hash="$(sha256sum package-lock.json | cut -d' ' -f1)"
+if [ "$(cat node_modules/.torchmigrate-lock 2>/dev/null)" != "$lock_hash" ]; then
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+  echo "$lock_hash" > node_modules/.torchmigrate-lock
+fi
+
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+fi
+cmake --build "$build" --parallel "$(nproc)"
+
+case "$mode" in
+  demo)
+    "$build/torchmigrate" check examples/legacy-project --output-format full || status=$?
+    # Exit code 1 means findings, which is what the demo project is for.
+    [ "${status:-0}" -le 1 ]
+    ;;
+  test)
+    ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)"
+    ;;
+  *)
+    echo "usage: scripts/bootstrap.sh demo|test" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// Family `missing-keyword`: a call to one of the listed torch functions that does not pass a
+// keyword whose default changed. Two fixes: keep-old pins the 2.7 value, adopt-new the 2.8 one.
+#include "torchmigrate/checks/python_checks.hpp"
+
+#include <set>
+
+#include "torchmigrate/checks/call_arguments.hpp"
+#include "torchmigrate/checks/params.hpp"
+
+namespace torchmigrate::checks {
+namespace {
+
+using engine::PythonCheckContext;
+using python::Node;
+
+class MissingKeywordCheck final : public engine::PythonCheck {
+ public:
+  explicit MissingKeywordCheck(const engine::RuleSpec& rule) : PythonCheck(rule) {
+    Params params(rule);
+    for (const std::string& callee : params.strings("callees")) callees_.insert(callee);
+    keyword_ = params.string("keyword");
+    keep_old_ = params.string("keep_old");
+    adopt_new_ = params.string("adopt_new");
+    if (params.has("positional_index")) positional_index_ = params.integer("positional_index");
+    if (params.has("only_when_absent_or")) {
+      const Params condition = params.object("only_when_absent_or");
+      condition_keyword_ = condition.string("keyword");
+      condition_values_ = condition.strings("values");
+      condition.finish();
+    }
+    params.finish();
+  }
+
+  [[nodiscard]] std::vector<std::string_view> node_kinds() const override { return {"call"}; }
+
+  void visit(Node call, PythonCheckContext& context) override {
+    std::optional<std::string> callee = context.model().resolve_call(call);
+    if (!callee || !callees_.count(*callee)) return;
+    CallArguments arguments(call);
+    if (!arguments.valid() || arguments.keyword(keyword_)) return;
+    if (positional_index_ && (arguments.positional().size() > *positional_index_)) return;
+    if (!condition_keyword_.empty() && !condition_holds(arguments)) return;
+
+    std::map<std::string, std::string> values{{"callee", *callee}, {"keyword", keyword_}};
+    Diagnostic& diagnostic = context.report(rule(), call.range(), values);
+    if (arguments.has_star_kwargs() || (positional_index_ && arguments.has_star_args())) {
+      diagnostic.message += "; `" + keyword_ + "` may come from `**kwargs`, so no fix is offered";
+      return;
+    }
+    diagnostic.fixes.push_back(make_fix(arguments, keep_old_, FixPolicy::KeepOld, "keep the 2.7 behaviour"));
+    diagnostic.fixes.push_back(make_fix(arguments, adopt_new_, FixPolicy::AdoptNew, "adopt the 2.8 default"));
+  }
+
+ private:
+  // The rule only applies while the condition keyword is absent or has one of the values.
+  bool condition_holds(const CallArguments& arguments) const {
+    Node value = arguments.keyword_value(condition_keyword_);
+    if (!value) return true;
+    for (const std::string& expected : condition_values_) {
+      if (value.text() == expected) return true;
+    }
+    return false;
+  }
+
+  Fix make_fix(const CallArguments& arguments, const std::string& value, FixPolicy policy,
+               const std::string& why) const {
+    Fix fix;
+    fix.title = "Add `" + keyword_ + "=" + value + "` to " + why;
+    fix.edits.push_back(arguments.add_keyword(keyword_, value));
+    fix.policy = policy;
+    fix.compat = rule().fix_compat;
+    // Pinning the old value never changes behaviour; writing the new one is a decision.
+    fix.applicability = policy == FixPolicy::KeepOld ? Applicability::Safe : Applicability::Unsafe;
+    return fix;
+  }
+
+  std::set<std::string> callees_;
+  std::string keyword_, keep_old_, adopt_new_;
+  std::optional<size_t> positional_index_;
+  std::string condition_keyword_;
+  std::vector<std::string> condition_values_;
+};
+
+}  // namespace
+
+std::unique_ptr<engine::PythonCheck> make_missing_keyword_check(const engine::RuleSpec& rule) {
+  return std::make_unique<MissingKeywordCheck>(rule);
+}
+
+}  // namespace torchmigrate::checks

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// `torchmigrate check`: builds settings from the flags, runs the session, prints the report
+// or the diff, and turns the result into the exit code.
+#include <iostream>
+#include <stdexcept>
+
+#include "torchmigrate/checks/registry.hpp"
+#include "torchmigrate/cli/commands.hpp"
+#include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/discovery.hpp"
+#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/parallel.hpp"
+#include "torchmigrate/engine/session.hpp"
+#include "torchmigrate/output/report.hpp"
+#include "torchmigrate/output/unified_diff.hpp"
+
+namespace torchmigrate::cli {
+namespace {
+
+engine::Settings settings_from(const CheckOptions& options, const engine::Catalog& catalog) {
+  engine::Settings settings;
+  for (const auto* list : {&options.select, &options.extend_select, &options.ignore}) {
+    for (const std::string& selector : *list) engine::validate_selector(selector, catalog);
+  }
+  settings.selection = {options.select, options.extend_select, options.ignore};
+  settings.unsafe_fixes = options.unsafe_fixes;
+  if (!options.min_torch.empty()) settings.min_torch = engine::TorchVersion::parse(options.min_torch);
+  for (const std::string& entry : options.policies) {
+    size_t equals = entry.find('=');
+    std::string code = equals == std::string::npos ? "ALL" : entry.substr(0, equals);
+    std::string value = equals == std::string::npos ? entry : entry.substr(equals + 1);
+    if (code != "ALL") {
+      const engine::RuleSpec* rule = catalog.find(code);
+      if (rule == nullptr) throw std::invalid_argument("--policy names unknown rule `" + code + "`");
+      if (!rule->fix_policies) {
+        throw std::invalid_argument("--policy: " + code + " has no keep-old/adopt-new choice (only changed defaults do)");
+      }
+    }
+    settings.policies[code] = engine::parse_policy(value);
+  }
+  return settings;
+}
+
+}  // namespace
+
+void add_check_options(CLI::App& command, CheckOptions& options) {
+  command.add_option("PATH", options.paths, "Files or directories to check (default: .)");
+  command.add_option("--select", options.select, "Rules to enable: codes, prefixes (TM2) or ALL; replaces the default set")
+      ->delimiter(',');
+  command.add_option("--extend-select", options.extend_select, "Rules to enable on top of the selection")->delimiter(',');
+  command.add_option("--ignore", options.ignore, "Rules to disable: codes or prefixes")->delimiter(',');
+  command.add_flag("--fix", options.fix, "Apply safe fixes in place");
+  command.add_flag("--unsafe-fixes", options.unsafe_fixes, "Also apply (and show as fixable) unsafe fixes");
+  command.add_flag("--diff", options.diff, "Print the fixes as a unified diff instead of writing them");
+  command.add_flag("--exit-zero", options.exit_zero, "Exit 0 even when findings remain");
+  command.add_option("--output-format", options.output_format, "concise, full or json")
+      ->check(CLI::IsMember({"concise", "full", "json"}));
+  command.add_option("--policy", options.policies,
+                     "For changed defaults: CODE=keep-old|adopt-new (or just keep-old|adopt-new for all)");
+  command.add_option("--min-torch", options.min_torch, "Oldest torch version the project still supports (default 2.7)");
+  command.add_option("-j,--jobs", options.jobs, "Worker threads (default: all cores)");
+}
+
+int run_check(const CheckOptions& options) {
+  const engine::Catalog& catalog = engine::Catalog::builtin();
+  engine::Settings settings;
+  try {
+    settings = settings_from(options, catalog);
+  } catch (const std::invalid_argument& error) {
+    std::cerr << "torchmigrate: error: " << error.what() << '\n';
+    return kExitUsage;
+  }
+  std::vector<std::string> paths = options.paths.empty() ? std::vector<std::string>{"."} : options.paths;
+  engine::Discovery discovery = engine::discover(paths);
+  for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
+  if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
+
+  engine::Linter linter(catalog, checks::builtin_registry(), settings);
+  engine::FixMode mode = options.diff ? engine::FixMode::Diff : options.fix ? engine::FixMode::Apply : engine::FixMode::Report;
+  unsigned jobs = options.jobs == 0 ? engine::default_jobs() : options.jobs;
+  std::vector<engine::FileOutcome> outcomes = engine::run_session(linter, discovery.files, mode, jobs);
+
+  if (mode == engine::FixMode::Diff) {
+    size_t would_fix = 0;
+    for (const engine::FileOutcome& outcome : outcomes) {
+      if (!outcome.changed) continue;
+      would_fix += outcome.applied.size();
+      output::write_unified_diff(outcome.source->path(), outcome.original, outcome.source->text(), std::cout);
+    }
+    std::cerr << (would_fix == 0 ? std::string("No errors would be fixed")
+                                 : "Would fix " + std::to_string(would_fix) + " error" + (would_fix == 1 ? "" : "s"))
+              << ".\n";
+    return would_fix > 0 && !options.exit_zero ? kExitFindings : kExitClean;
+  }
+
+  output::Report report;
+  report.catalog = &catalog;
+  report.settings = &linter.settings();
+  report.fix_mode = mode == engine::FixMode::Apply;
+  size_t remaining = 0;
+  for (engine::FileOutcome& outcome : outcomes) {
+    report.fixed += static_cast<int>(outcome.applied.size());
+    remaining += outcome.diagnostics.size();
+    if (!outcome.diagnostics.empty()) report.files.push_back({outcome.source, std::move(outcome.diagnostics)});
+  }
+  output::write(output::parse_format(options.output_format), report, std::cout);
+  return remaining > 0 && !options.exit_zero ? kExitFindings : kExitClean;
+}
+
+}  // namespace torchmigrate::cli

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// Entry point: parses the command line and hands over to one subcommand.
+#include <iostream>
+
+#include "torchmigrate/cli/commands.hpp"
+#include "torchmigrate/version.hpp"
+
+int main(int argc, char** argv) {
+  using namespace torchmigrate::cli;
+  CLI::App app{"torchmigrate: find, explain and fix what breaks when upgrading PyTorch 2.7 to 2.8"};
+  app.set_version_flag("--version", std::string("torchmigrate ") + torchmigrate::kVersion);
+  app.require_subcommand(1);
+
+  CheckOptions check_options;
+  CLI::App* check = app.add_subcommand("check", "Check files and directories (recursively) for 2.8 migration issues");
+  add_check_options(*check, check_options);
+
+  std::string rule_code;
+  CLI::App* rule = app.add_subcommand("rule", "Explain a rule: what it finds, why, an example and its fix safety");
+  rule->add_option("CODE", rule_code, "Rule code or name, e.g. TM101")->required();
+
+  std::string rules_format = "text";
+  CLI::App* rules = app.add_subcommand("rules", "List every rule");
+  rules->add_option("--output-format", rules_format, "text or json")->check(CLI::IsMember({"text", "json"}));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForAllHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForVersion& version) {
+    return app.exit(version);
+  } catch (const CLI::ParseError& error) {
+    app.exit(error);
+    return kExitUsage;
+  }
+  if (check->parsed()) return run_check(check_options);
+  if (rule->parsed()) return run_rule(rule_code);
+  if (rules->parsed()) return run_rules(rules_format);
+  return kExitUsage;
+}

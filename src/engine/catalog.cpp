@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/engine/catalog.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "embedded_rules.hpp"
+
+namespace torchmigrate::engine {
+namespace {
+
+using nlohmann::json;
+
+// Reads one object, rejecting keys it does not know so a typo never passes silently.
+class ObjectReader {
+ public:
+  ObjectReader(const json& object, std::string where) : object_(object), where_(std::move(where)) {
+    if (!object_.is_object()) fail("must be an object");
+  }
+
+  [[nodiscard]] std::string string(const std::string& key, bool required = true) {
+    seen_.insert(key);
+    if (!object_.contains(key)) {
+      if (required) fail("missing required key `" + key + "`");
+      return {};
+    }
+    if (!object_[key].is_string()) fail("`" + key + "` must be a string");
+    return object_[key].get<std::string>();
+  }
+
+  [[nodiscard]] bool boolean(const std::string& key, bool fallback) {
+    seen_.insert(key);
+    if (!object_.contains(key)) return fallback;
+    if (!object_[key].is_boolean()) fail("`" + key + "` must be true or false");
+    return object_[key].get<bool>();
+  }
+
+  [[nodiscard]] std::vector<std::string> strings(const std::string& key) {
+    seen_.insert(key);
+    std::vector<std::string> values;
+    if (!object_.contains(key)) fail("missing required key `" + key + "`");
+    if (!object_[key].is_array()) fail("`" + key + "` must be an array of strings");
+    for (const json& item : object_[key]) {
+      if (!item.is_string()) fail("`" + key + "` must be an array of strings");
+      values.push_back(item.get<std::string>());
+    }
+    return values;
+  }
+
+  [[nodiscard]] std::string choice(const std::string& key, const std::vector<std::string>& allowed,
+                                   const std::string& fallback = {}) {
+    std::string value = string(key, fallback.empty());
+    if (value.empty()) return fallback;
+    if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
+      std::string list;
+      for (const std::string& option : allowed) list += (list.empty() ? "" : ", ") + option;
+      fail("`" + key + "` is `" + value + "`; expected one of: " + list);
+    }
+    return value;
+  }
+
+  [[nodiscard]] const json& object(const std::string& key) {
+    seen_.insert(key);
+    if (!object_.contains(key)) fail("missing required key `" + key + "`");
+    return object_[key];
+  }
+
+  [[nodiscard]] const json* optional_object(const std::string& key) {
+    seen_.insert(key);
+    return object_.contains(key) ? &object_[key] : nullptr;
+  }
+
+  void finish() const {
+    for (const auto& [key, value] : object_.items()) {
+      if (!seen_.count(key)) fail("unknown key `" + key + "`");
+    }
+  }
+
+  [[noreturn]] void fail(const std::string& what) const { throw CatalogError(where_ + ": " + what); }
+
+ private:
+  const json& object_;
+  std::string where_;
+  std::set<std::string> seen_;
+};
+
+Severity severity_from(const std::string& value) {
+  if (value == "error") return Severity::Error;
+  if (value == "info") return Severity::Info;
+  return Severity::Warning;
+}
+
+}  // namespace
+
+std::string RuleSpec::format_message(const std::map<std::string, std::string>& values) const {
+  std::string out;
+  for (size_t i = 0; i < message.size(); ++i) {
+    if (message[i] == '{') {
+      size_t close = message.find('}', i);
+      if (close != std::string::npos) {
+        auto it = values.find(message.substr(i + 1, close - i - 1));
+        if (it != values.end()) {
+          out += it->second;
+          i = close;
+          continue;
+        }
+      }
+    }
+    out += message[i];
+  }
+  return out;
+}
+
+RuleSpec parse_rule(const json& entry, const std::string& origin) {
+  ObjectReader reader(entry, origin);
+  RuleSpec rule;
+  rule.code = reader.string("code");
+  rule.name = reader.string("name");
+  rule.summary = reader.string("summary");
+  rule.message = reader.string("message");
+  rule.severity = severity_from(reader.choice("severity", {"error", "warning", "info"}));
+  rule.default_enabled = reader.boolean("default_enabled", true);
+  rule.since = reader.string("since");
+  rule.removed_in = reader.string("removed_in", false);
+  rule.confidence = reader.choice("confidence", {"high", "medium", "heuristic"});
+  rule.references = reader.strings("references");
+  std::string language = reader.choice("language", {"python", "cxx", "build"}, "python");
+  rule.language = language == "cxx" ? RuleLanguage::Cxx : language == "build" ? RuleLanguage::Build : RuleLanguage::Python;
+  rule.triggers = reader.strings("triggers");
+  if (rule.triggers.empty()) reader.fail("`triggers` needs at least one entry");
+
+  ObjectReader check(reader.object("check"), origin + ": check");
+  rule.check_family = check.string("family");
+  if (const json* params = check.optional_object("params")) rule.check_params = *params;
+  check.finish();
+
+  ObjectReader fix(reader.object("fix"), origin + ": fix");
+  std::string applicability = fix.choice("applicability", {"safe", "unsafe", "display-only", "none"});
+  if (applicability == "safe") rule.fix_applicability = Applicability::Safe;
+  if (applicability == "unsafe") rule.fix_applicability = Applicability::Unsafe;
+  if (applicability == "display-only") rule.fix_applicability = Applicability::DisplayOnly;
+  rule.fix_compat = fix.choice("compat", {"all-versions", "torch-2.8-plus"}) == "torch-2.8-plus"
+                        ? Compat::Torch28Plus
+                        : Compat::AllVersions;
+  rule.fix_policies = fix.boolean("policies", false);
+  fix.finish();
+
+  ObjectReader docs(reader.object("docs"), origin + ": docs");
+  rule.docs.what = docs.string("what");
+  rule.docs.why = docs.string("why");
+  rule.docs.before = docs.string("before");
+  rule.docs.after = docs.string("after");
+  rule.docs.after_adopt_new = docs.string("after_adopt_new", false);
+  rule.docs.fix_safety = docs.string("fix_safety");
+  rule.docs.limitations = docs.string("limitations");
+  docs.finish();
+  reader.finish();
+  return rule;
+}
+
+Catalog Catalog::parse(const std::vector<std::pair<std::string, std::string_view>>& sources) {
+  Catalog catalog;
+  for (const auto& [origin, text] : sources) {
+    json parsed;
+    try {
+      parsed = json::parse(text);
+    } catch (const json::parse_error& error) {
+      throw CatalogError(origin + ": invalid JSON: " + error.what());
+    }
+    catalog.rules_.push_back(parse_rule(parsed, origin));
+  }
+  std::sort(catalog.rules_.begin(), catalog.rules_.end(),
+            [](const RuleSpec& a, const RuleSpec& b) { return a.code < b.code; });
+  for (size_t i = 1; i < catalog.rules_.size(); ++i) {
+    if (catalog.rules_[i].code == catalog.rules_[i - 1].code) {
+      throw CatalogError("rule " + catalog.rules_[i].code + " is defined twice");
+    }
+  }
+  return catalog;
+}
+
+const Catalog& Catalog::builtin() {
+  static const Catalog catalog = [] {
+    std::vector<std::pair<std::string, std::string_view>> sources;
+    for (const EmbeddedRule& rule : embedded_rules()) sources.emplace_back(rule.file_name, rule.json);
+    return parse(sources);
+  }();
+  return catalog;
+}
+
+const RuleSpec* Catalog::find(std::string_view code) const {
+  for (const RuleSpec& rule : rules_) {
+    if (rule.code == code) return &rule;
+  }
+  return nullptr;
+}
+
+const RuleSpec* Catalog::find_by_code_or_name(std::string_view code_or_name) const {
+  for (const RuleSpec& rule : rules_) {
+    if (rule.code == code_or_name || rule.name == code_or_name) return &rule;
+  }
+  return nullptr;
+}
+
+}  // namespace torchmigrate::engine

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/engine/linter.hpp"
+
+#include <algorithm>
+
+#include "torchmigrate/python/semantic_model.hpp"
+#include "torchmigrate/python/syntax_tree.hpp"
+
+namespace torchmigrate::engine {
+namespace {
+
+bool mentions_any(std::string_view text, const std::vector<std::string>& triggers) {
+  return std::any_of(triggers.begin(), triggers.end(),
+                     [&](const std::string& trigger) { return text.find(trigger) != std::string_view::npos; });
+}
+
+std::string describe_syntax_error(const python::Node& node) {
+  if (node.is_missing()) return "Syntax error: expected `" + std::string(node.kind()) + "`";
+  std::string_view text = node.text();
+  text = text.substr(0, text.find('\n'));
+  if (text.size() > 40) text = text.substr(0, 40);
+  return "Syntax error: cannot parse `" + std::string(text) + "`; findings in the rest of the file are still reported";
+}
+
+}  // namespace
+
+void sort_diagnostics(std::vector<Diagnostic>& diagnostics) {
+  std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    if (a.range.start != b.range.start) return a.range.start < b.range.start;
+    return a.code < b.code;
+  });
+}
+
+Linter::Linter(const Catalog& catalog, const CheckRegistry& registry, Settings settings)
+    : catalog_(catalog), registry_(registry), settings_(std::move(settings)) {
+  for (const RuleSpec& rule : catalog_.rules()) {
+    if (rule.language != RuleLanguage::Python || !settings_.selection.enabled(rule)) continue;
+    const PythonCheckFactory* factory = registry_.python(rule.check_family);
+    if (factory == nullptr) {
+      throw CatalogError(rule.code + ": unknown check family `" + rule.check_family + "`");
+    }
+    (*factory)(rule);  // validates the params now rather than on the first file
+    python_rules_.push_back(&rule);
+  }
+}
+
+std::vector<Diagnostic> Linter::lint(const SourceFile& file) const {
+  if (file.language() == Language::Python) return lint_python(file);
+  return {};
+}
+
+std::vector<Diagnostic> Linter::lint_python(const SourceFile& file) const {
+  std::vector<std::unique_ptr<PythonCheck>> checks;
+  for (const RuleSpec* rule : python_rules_) {
+    if (mentions_any(file.text(), rule->triggers)) checks.push_back((*registry_.python(rule->check_family))(*rule));
+  }
+  std::vector<Diagnostic> diagnostics;
+  python::SyntaxTree tree = python::SyntaxTree::parse(file.text());
+  if (auto error = tree.first_error()) {
+    Diagnostic& diagnostic = diagnostics.emplace_back();
+    diagnostic.code = kParseErrorCode;
+    diagnostic.message = describe_syntax_error(*error);
+    diagnostic.range = {error->start(), error->start()};
+    diagnostic.severity = Severity::Error;
+  }
+  if (checks.empty()) return diagnostics;
+
+  std::vector<std::vector<PythonCheck*>> dispatch(python::python_kind_count());
+  for (const auto& check : checks) {
+    for (std::string_view kind : check->node_kinds()) dispatch[python::python_kind_id(kind)].push_back(check.get());
+  }
+  python::SemanticModel model(tree.root());
+  PythonCheckContext context(file, model, settings_, diagnostics);
+
+  // Pre-order walk with a cursor: no recursion, no allocation per node.
+  TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
+  for (;;) {
+    python::Node node(ts_tree_cursor_current_node(&cursor), file.text());
+    for (PythonCheck* check : dispatch[python::python_kind_id(node.symbol())]) check->visit(node, context);
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    bool advanced = false;
+    while (!advanced) {
+      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+        advanced = true;
+      } else if (!ts_tree_cursor_goto_parent(&cursor)) {
+        break;
+      }
+    }
+    if (!advanced) break;
+  }
+  ts_tree_cursor_delete(&cursor);
+  for (const auto& check : checks) check->finish(context);
+  sort_diagnostics(diagnostics);
+  return diagnostics;
+}
+
+}  // namespace torchmigrate::engine

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/engine/settings.hpp"
+
+#include <charconv>
+#include <stdexcept>
+
+namespace torchmigrate::engine {
+namespace {
+
+bool matches(std::string_view selector, const RuleSpec& rule) {
+  if (selector == "ALL") return true;
+  return rule.code.starts_with(selector) || rule.name == selector;
+}
+
+// The most specific selector wins, as in Ruff: `--ignore TM2 --select TM201` keeps TM201.
+size_t best_match(const std::vector<std::string>& selectors, const RuleSpec& rule) {
+  size_t best = 0;
+  for (const std::string& selector : selectors) {
+    if (matches(selector, rule)) best = std::max(best, selector == "ALL" ? size_t{1} : selector.size() + 1);
+  }
+  return best;
+}
+
+}  // namespace
+
+TorchVersion TorchVersion::parse(std::string_view text) {
+  TorchVersion version;
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  auto [after_major, error_major] = std::from_chars(begin, end, version.major);
+  if (error_major != std::errc() || after_major == end || *after_major != '.') {
+    throw std::invalid_argument("invalid torch version `" + std::string(text) + "`; expected MAJOR.MINOR such as 2.7");
+  }
+  auto [after_minor, error_minor] = std::from_chars(after_major + 1, end, version.minor);
+  if (error_minor != std::errc() || (after_minor != end && *after_minor != '.')) {
+    throw std::invalid_argument("invalid torch version `" + std::string(text) + "`; expected MAJOR.MINOR such as 2.7");
+  }
+  return version;
+}
+
+bool RuleSelection::enabled(const RuleSpec& rule) const {
+  size_t selected = select.empty() ? (rule.default_enabled ? 1 : 0) : best_match(select, rule);
+  size_t extended = best_match(extend_select, rule);
+  size_t ignored = best_match(ignore, rule);
+  size_t chosen = std::max(selected, extended);
+  // On a tie, ignore wins.
+  return chosen > 0 && chosen > ignored;
+}
+
+FixPolicy Settings::policy_for(std::string_view code) const {
+  if (auto it = policies.find(std::string(code)); it != policies.end()) return it->second;
+  if (auto it = policies.find("ALL"); it != policies.end()) return it->second;
+  return FixPolicy::KeepOld;
+}
+
+Applicability Settings::effective(const Fix& fix) const {
+  if (fix.applicability == Applicability::Safe && fix.compat == Compat::Torch28Plus &&
+      min_torch < TorchVersion{2, 8}) {
+    return Applicability::Unsafe;
+  }
+  return fix.applicability;
+}
+
+void validate_selector(std::string_view selector, const Catalog& catalog) {
+  if (selector == "ALL") return;
+  for (const RuleSpec& rule : catalog.rules()) {
+    if (matches(selector, rule)) return;
+  }
+  throw std::invalid_argument("unknown rule selector `" + std::string(selector) +
+                              "`; use a code such as TM101, a prefix such as TM2, a rule name, or ALL "
+                              "(`torchmigrate rules` lists them)");
+}
+
+FixPolicy parse_policy(std::string_view value) {
+  if (value == "keep-old") return FixPolicy::KeepOld;
+  if (value == "adopt-new") return FixPolicy::AdoptNew;
+  throw std::invalid_argument("invalid policy `" + std::string(value) + "`; expected keep-old or adopt-new");
+}
+
+}  // namespace torchmigrate::engine

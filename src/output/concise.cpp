@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+// Ruff's concise format: `path:line:col: CODE [*] message`, one finding a line.
+#include "torchmigrate/output/report.hpp"
+
+namespace torchmigrate::output {
+
+void write_concise(const Report& report, std::ostream& out) {
+  for (const FileFindings& findings : report.files) {
+    for (const Diagnostic& diagnostic : findings.diagnostics) {
+      LineColumn at = findings.file->location(diagnostic.range.start);
+      out << findings.file->path() << ':' << at.line << ':' << at.column << ": " << diagnostic.code << ' '
+          << (fixable(diagnostic, *report.settings) ? "[*] " : "") << diagnostic.message << '\n';
+    }
+  }
+  write_summary(report, out);
+}
+
+}  // namespace torchmigrate::output

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// The full text format: the concise line, then the source line with a caret under the range,
+// and the fix the finding offers.
+#include <algorithm>
+#include <string>
+
+#include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/output/report.hpp"
+
+namespace torchmigrate::output {
+namespace {
+
+uint32_t code_points(std::string_view text) {
+  return static_cast<uint32_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+void write_snippet(const SourceFile& file, const Diagnostic& diagnostic, std::ostream& out) {
+  const LineIndex& lines = file.lines();
+  uint32_t line = lines.line_of(diagnostic.range.start);
+  TextRange line_range = lines.line_range(line, file.text());
+  std::string number = std::to_string(line + 1);
+  std::string gutter(number.size(), ' ');
+  std::string_view text = file.slice(line_range);
+  uint32_t start = diagnostic.range.start - line_range.start;
+  uint32_t end = std::min(diagnostic.range.end, line_range.end);
+  uint32_t width = end > diagnostic.range.start ? code_points(file.slice({diagnostic.range.start, end})) : 1;
+  out << gutter << " |\n";
+  out << number << " | " << text << '\n';
+  out << gutter << " | " << std::string(code_points(text.substr(0, start)), ' ') << std::string(width, '^') << ' '
+      << diagnostic.code << '\n';
+  out << gutter << " |\n";
+}
+
+}  // namespace
+
+void write_full(const Report& report, std::ostream& out) {
+  for (const FileFindings& findings : report.files) {
+    for (const Diagnostic& diagnostic : findings.diagnostics) {
+      const SourceFile& file = *findings.file;
+      LineColumn at = file.location(diagnostic.range.start);
+      out << file.path() << ':' << at.line << ':' << at.column << ": " << diagnostic.code << ' '
+          << (fixable(diagnostic, *report.settings) ? "[*] " : "") << diagnostic.message << '\n';
+      write_snippet(file, diagnostic, out);
+      for (const Fix& fix : diagnostic.fixes) {
+        Applicability applicability = report.settings->effective(fix);
+        out << "  = " << (applicability == Applicability::DisplayOnly ? "suggestion" : "help") << ": " << fix.title;
+        if (fix.policy != FixPolicy::None) out << " [" << to_string(fix.policy) << "]";
+        out << " (" << to_string(applicability) << " fix)\n";
+      }
+      out << '\n';
+    }
+  }
+  write_summary(report, out);
+}
+
+}  // namespace torchmigrate::output

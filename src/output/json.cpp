@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// JSON array of findings in Ruff's field layout (code, message, filename, location,
+// end_location, fix.edits), plus severity and the rule name.
+#include <nlohmann/json.hpp>
+
+#include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/output/report.hpp"
+
+namespace torchmigrate::output {
+namespace {
+
+nlohmann::json location(const SourceFile& file, uint32_t offset) {
+  LineColumn at = file.location(offset);
+  return {{"row", at.line}, {"column", at.column}};
+}
+
+nlohmann::json fix_json(const SourceFile& file, const Fix& fix, const engine::Settings& settings) {
+  nlohmann::json edits = nlohmann::json::array();
+  for (const Edit& edit : fix.edits) {
+    edits.push_back({{"content", edit.replacement},
+                     {"location", location(file, edit.range.start)},
+                     {"end_location", location(file, edit.range.end)}});
+  }
+  nlohmann::json out{{"message", fix.title},
+                     {"applicability", to_string(settings.effective(fix))},
+                     {"edits", edits}};
+  if (fix.policy != FixPolicy::None) out["policy"] = to_string(fix.policy);
+  return out;
+}
+
+}  // namespace
+
+void write_json(const Report& report, std::ostream& out) {
+  nlohmann::json findings_json = nlohmann::json::array();
+  for (const FileFindings& findings : report.files) {
+    const SourceFile& file = *findings.file;
+    for (const Diagnostic& diagnostic : findings.diagnostics) {
+      const engine::RuleSpec* rule = report.catalog->find(diagnostic.code);
+      nlohmann::json entry{{"code", diagnostic.code},
+                           {"name", rule != nullptr ? rule->name : ""},
+                           {"message", diagnostic.message},
+                           {"severity", to_string(diagnostic.severity)},
+                           {"filename", file.path()},
+                           {"location", location(file, diagnostic.range.start)},
+                           {"end_location", location(file, diagnostic.range.end)},
+                           {"noqa_row", file.location(diagnostic.range.start).line}};
+      const Fix* chosen = engine::chosen_fix(diagnostic, *report.settings);
+      entry["fix"] = chosen != nullptr ? fix_json(file, *chosen, *report.settings) : nlohmann::json(nullptr);
+      nlohmann::json alternatives = nlohmann::json::array();
+      for (const Fix& fix : diagnostic.fixes) alternatives.push_back(fix_json(file, fix, *report.settings));
+      entry["fixes"] = alternatives;
+      findings_json.push_back(std::move(entry));
+    }
+  }
+  out << findings_json.dump(2) << '\n';
+}
+
+}  // namespace torchmigrate::output

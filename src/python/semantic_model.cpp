@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/python/semantic_model.hpp"
+
+namespace torchmigrate::python {
+namespace {
+
+bool is_comprehension(std::string_view kind) {
+  return kind == "list_comprehension" || kind == "set_comprehension" ||
+         kind == "dictionary_comprehension" || kind == "generator_expression";
+}
+
+}  // namespace
+
+SemanticModel::SemanticModel(Node root) {
+  int module = new_scope(ScopeKind::Module, root.range(), -1);
+  collect(root, module);
+}
+
+int SemanticModel::new_scope(ScopeKind kind, TextRange range, int parent) {
+  Scope scope;
+  scope.kind = kind;
+  scope.range = range;
+  scope.parent = parent;
+  scopes_.push_back(std::move(scope));
+  return static_cast<int>(scopes_.size()) - 1;
+}
+
+void SemanticModel::bind(int scope, std::string_view name, Binding binding) {
+  scopes_[scope].bindings[std::string(name)].push_back(std::move(binding));
+}
+
+void SemanticModel::collect(Node node, int scope) {
+  std::string_view kind = node.kind();
+  if (kind == "import_statement" || kind == "import_from_statement") {
+    bind_import(node, scope);
+    return;
+  }
+  if (kind == "function_definition") {
+    bind(scope, node.field("name").text(), {BindingKind::Local, {}, node.start(), node});
+    collect_function(node, scope, ScopeKind::Function);
+    return;
+  }
+  if (kind == "lambda") {
+    collect_function(node, scope, ScopeKind::Lambda);
+    return;
+  }
+  if (kind == "class_definition") {
+    bind(scope, node.field("name").text(), {BindingKind::Local, {}, node.start(), node});
+    if (Node bases = node.field("superclasses")) collect(bases, scope);
+    if (Node body = node.field("body")) collect(body, new_scope(ScopeKind::Class, body.range(), scope));
+    return;
+  }
+  if (is_comprehension(kind)) {
+    int inner = new_scope(ScopeKind::Comprehension, node.range(), scope);
+    for (uint32_t i = 0; i < node.named_child_count(); ++i) collect(node.named_child(i), inner);
+    return;
+  }
+  if (kind == "assignment") {
+    Node left = node.field("left");
+    Node right = node.field("right");
+    if (right) collect(right, scope);
+    if (left) {
+      // `f = torch.export.export` makes `f` an alias; anything else shadows.
+      std::optional<std::string> target;
+      if (left.kind() == "identifier" && right &&
+          (right.kind() == "identifier" || right.kind() == "attribute")) {
+        target = resolve(right);
+      }
+      if (target) {
+        bind(scope, left.text(), {BindingKind::Alias, *target, node.end(), node});
+      } else {
+        bind_target(left, scope, node);
+      }
+    }
+    return;
+  }
+  if (kind == "augmented_assignment") {
+    bind_target(node.field("left"), scope, node);
+  } else if (kind == "for_statement" || kind == "for_in_clause") {
+    bind_target(node.field("left"), scope, node);
+  } else if (kind == "named_expression") {
+    bind_target(node.field("name"), scope, node);
+  } else if (kind == "as_pattern") {
+    if (Node alias = node.field("alias")) bind_target(alias, scope, node);
+  } else if (kind == "except_clause") {
+    if (Node alias = node.field("alias")) bind_target(alias, scope, node);
+  }
+  for (uint32_t i = 0; i < node.named_child_count(); ++i) collect(node.named_child(i), scope);
+}
+
+void SemanticModel::collect_function(Node node, int scope, ScopeKind kind) {
+  // Defaults and annotations run in the enclosing scope; the body in its own.
+  Node parameters = node.field("parameters");
+  if (parameters) collect(parameters, scope);
+  Node body = node.field("body");
+  int inner = new_scope(kind, body ? body.range() : node.range(), scope);
+  if (parameters) bind_parameters(parameters, inner);
+  if (body) collect(body, inner);
+}
+
+void SemanticModel::bind_parameters(Node parameters, int scope) {
+  for (uint32_t i = 0; i < parameters.named_child_count(); ++i) {
+    Node parameter = parameters.named_child(i);
+    std::string_view kind = parameter.kind();
+    Node name;
+    if (kind == "identifier") {
+      name = parameter;
+    } else if (kind == "default_parameter" || kind == "typed_default_parameter") {
+      name = parameter.field("name");
+    } else {  // typed_parameter, list_splat_pattern, dictionary_splat_pattern
+      for (uint32_t j = 0; j < parameter.named_child_count() && !name; ++j) {
+        Node child = parameter.named_child(j);
+        if (child.kind() == "identifier") name = child;
+        if (child.kind() == "list_splat_pattern" || child.kind() == "dictionary_splat_pattern") {
+          name = child.named_child(0);
+        }
+      }
+    }
+    if (name && name.kind() == "identifier") {
+      bind(scope, name.text(), {BindingKind::Local, {}, scopes_[scope].range.start, parameter});
+    }
+  }
+}
+
+void SemanticModel::bind_target(Node target, int scope, Node statement) {
+  if (!target) return;
+  std::string_view kind = target.kind();
+  if (kind == "identifier") {
+    bind(scope, target.text(), {BindingKind::Local, {}, statement.end(), statement});
+    return;
+  }
+  if (kind == "attribute" || kind == "subscript") return;  // binds no name
+  for (uint32_t i = 0; i < target.named_child_count(); ++i) bind_target(target.named_child(i), scope, statement);
+}
+
+void SemanticModel::bind_import(Node statement, int scope) {
+  imports_.push_back(statement);
+  uint32_t position = statement.end();
+  if (statement.kind() == "import_statement") {
+    for (uint32_t i = 0; i < statement.named_child_count(); ++i) {
+      Node item = statement.named_child(i);
+      if (item.kind() == "aliased_import") {
+        bind(scope, item.field("alias").text(),
+             {BindingKind::Import, std::string(item.field("name").text()), position, statement});
+      } else if (item.kind() == "dotted_name") {
+        // `import a.b` binds `a`, and `a.b.c` then resolves through it.
+        std::string_view dotted = item.text();
+        std::string_view head = dotted.substr(0, dotted.find('.'));
+        bind(scope, head, {BindingKind::Import, std::string(head), position, statement});
+      }
+    }
+    return;
+  }
+  Node module = statement.field("module_name");
+  // Relative imports refer to the project's own modules, never to torch.
+  bool relative = !module || module.kind() == "relative_import";
+  std::string base = relative ? std::string() : std::string(module.text());
+  for (Node item : statement.children_of_field("name")) {
+    Node name = item.kind() == "aliased_import" ? item.field("name") : item;
+    Node bound = item.kind() == "aliased_import" ? item.field("alias") : item;
+    if (relative) {
+      bind(scope, bound.text(), {BindingKind::Local, {}, position, statement});
+    } else {
+      bind(scope, bound.text(), {BindingKind::Import, base + "." + std::string(name.text()), position, statement});
+    }
+  }
+}
+
+int SemanticModel::scope_at(uint32_t offset) const {
+  int best = 0;
+  for (size_t i = 1; i < scopes_.size(); ++i) {
+    const TextRange& range = scopes_[i].range;
+    if (offset >= range.start && offset < range.end && range.start >= scopes_[best].range.start) {
+      best = static_cast<int>(i);
+    }
+  }
+  return best;
+}
+
+const Binding* SemanticModel::binding_created_by(std::string_view name, Node statement) const {
+  const Scope& scope = scopes_[scope_at(statement.start())];
+  auto it = scope.bindings.find(std::string(name));
+  if (it == scope.bindings.end()) return nullptr;
+  for (const Binding& binding : it->second) {
+    if (binding.node == statement) return &binding;
+  }
+  return nullptr;
+}
+
+const Binding* SemanticModel::lookup_in(const Scope& scope, std::string_view name, uint32_t position,
+                                        bool deferred) const {
+  auto it = scope.bindings.find(std::string(name));
+  if (it == scope.bindings.end() || it->second.empty()) return nullptr;
+  const std::vector<Binding>& bindings = it->second;
+  // A function body runs after the enclosing module has finished executing, so it sees
+  // the last binding; code at the same level sees the last binding before it.
+  if (deferred) return &bindings.back();
+  const Binding* found = nullptr;
+  for (const Binding& binding : bindings) {
+    if (binding.position <= position) found = &binding;
+  }
+  // In a function, any assignment makes the name local for the whole body.
+  if (found == nullptr && scope.kind != ScopeKind::Module && scope.kind != ScopeKind::Class) {
+    return &bindings.front();
+  }
+  return found;
+}
+
+const Binding* SemanticModel::lookup(std::string_view name, Node at) const {
+  uint32_t position = at.start();
+  int index = scope_at(position);
+  bool deferred = false;
+  bool first = true;
+  while (index >= 0) {
+    const Scope& scope = scopes_[index];
+    // Class bodies are not visible from the functions nested in them.
+    if (first || scope.kind != ScopeKind::Class) {
+      if (const Binding* binding = lookup_in(scope, name, position, deferred)) return binding;
+    }
+    if (scope.kind == ScopeKind::Function || scope.kind == ScopeKind::Lambda) deferred = true;
+    first = false;
+    index = scope.parent;
+  }
+  return nullptr;
+}
+
+std::optional<std::string> SemanticModel::resolve(Node expression) const {
+  if (!expression) return std::nullopt;
+  std::string_view kind = expression.kind();
+  if (kind == "identifier") {
+    const Binding* binding = lookup(expression.text(), expression);
+    if (binding == nullptr || binding->kind == BindingKind::Local) return std::nullopt;
+    return binding->qualified_name;
+  }
+  if (kind == "attribute") {
+    std::optional<std::string> base = resolve(expression.field("object"));
+    if (!base) return std::nullopt;
+    return *base + "." + std::string(expression.field("attribute").text());
+  }
+  if (kind == "parenthesized_expression" && expression.named_child_count() == 1) {
+    return resolve(expression.named_child(0));
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> SemanticModel::resolve_call(Node call) const {
+  if (!call || call.kind() != "call") return std::nullopt;
+  return resolve(call.field("function"));
+}
+
+}  // namespace torchmigrate::python

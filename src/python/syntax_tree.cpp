@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/python/syntax_tree.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace torchmigrate::python {
+namespace {
+
+struct ParserDeleter {
+  void operator()(TSParser* parser) const { ts_parser_delete(parser); }
+};
+
+// One parser per thread: TSParser is not thread-safe but is cheap to keep.
+TSParser* thread_parser() {
+  thread_local std::unique_ptr<TSParser, ParserDeleter> parser = [] {
+    std::unique_ptr<TSParser, ParserDeleter> created(ts_parser_new());
+    if (!ts_parser_set_language(created.get(), tree_sitter_python())) {
+      throw std::runtime_error("tree-sitter-python grammar ABI does not match the tree-sitter runtime");
+    }
+    return created;
+  }();
+  return parser.get();
+}
+
+std::optional<Node> find_error(Node node) {
+  if (node.kind() == "ERROR" || node.is_missing()) return node;
+  if (!node.has_error()) return std::nullopt;
+  for (uint32_t i = 0; i < node.child_count(); ++i) {
+    if (auto found = find_error(node.child(i))) return found;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<Node> Node::children_of_field(std::string_view field) const {
+  // ts_node_field_name_for_child is unreliable for repeated fields in tree-sitter 0.20; the
+  // cursor reports them correctly.
+  std::vector<Node> children;
+  TSTreeCursor cursor = ts_tree_cursor_new(node_);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      const char* name = ts_tree_cursor_current_field_name(&cursor);
+      if (name != nullptr && field == name) children.push_back(wrap(ts_tree_cursor_current_node(&cursor)));
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return children;
+}
+
+SyntaxTree SyntaxTree::parse(std::string_view source) {
+  TSTree* tree = ts_parser_parse_string(thread_parser(), nullptr, source.data(),
+                                        static_cast<uint32_t>(source.size()));
+  if (tree == nullptr) throw std::runtime_error("tree-sitter failed to parse");
+  return {tree, source};
+}
+
+std::optional<Node> SyntaxTree::first_error() const { return find_error(root()); }
+
+namespace {
+
+struct KindTable {
+  std::vector<KindId> canonical;  // symbol -> kind id
+  std::unordered_map<std::string, KindId> by_name;
+};
+
+const KindTable& kind_table() {
+  static const KindTable table = [] {
+    KindTable built;
+    const TSLanguage* language = tree_sitter_python();
+    uint32_t count = ts_language_symbol_count(language);
+    built.canonical.resize(count);
+    for (uint32_t symbol = 0; symbol < count; ++symbol) {
+      std::string name = ts_language_symbol_name(language, static_cast<TSSymbol>(symbol));
+      auto [it, inserted] = built.by_name.emplace(name, static_cast<KindId>(built.by_name.size()));
+      built.canonical[symbol] = it->second;
+    }
+    return built;
+  }();
+  return table;
+}
+
+}  // namespace
+
+KindId python_kind_id(std::string_view kind) {
+  const KindTable& table = kind_table();
+  auto it = table.by_name.find(std::string(kind));
+  if (it == table.by_name.end()) throw std::invalid_argument("unknown Python node kind: " + std::string(kind));
+  return it->second;
+}
+
+KindId python_kind_id(TSSymbol symbol) { return kind_table().canonical.at(symbol); }
+
+uint32_t python_kind_count() { return static_cast<uint32_t>(kind_table().by_name.size()); }
+
+}  // namespace torchmigrate::python
