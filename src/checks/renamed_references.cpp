@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/checks/renamed_references.hpp"
 
+#include <algorithm>
+
+#include "torchmigrate/python/compat_guards.hpp"
+
 namespace torchmigrate::checks {
 
 using engine::PythonCheckContext;
@@ -45,7 +49,12 @@ void RenamedReferencesCheck::visit(Node node, PythonCheckContext& context) {
   for (size_t i = 0; i < targets_.size(); ++i) {
     if (*qualified != targets_[i].qualified_name) continue;
     Reference reference{node, is_callee(node) ? node.parent() : Node{}, i, nullptr};
-    if (kind == "identifier") reference.binding = context.model().lookup(node.text(), node);
+    if (kind == "identifier") {
+      reference.binding = context.model().lookup(node.text(), node);
+      // A name bound inside compatibility code (`except ImportError: from ... import old as new`)
+      // is itself compatibility code.
+      if (reference.binding != nullptr && python::is_compat_guarded(reference.binding->node)) return;
+    }
     references_.push_back(reference);
     return;
   }
@@ -99,33 +108,84 @@ void RenamedReferencesCheck::report(const Reference& reference, const std::optio
   diagnostic.fixes.push_back(std::move(fix));
 }
 
-void RenamedReferencesCheck::finish(PythonCheckContext& context) {
-  // References through a from-import are fixed as one group with the import itself.
-  for (const ImportItem& item : imports_) {
-    bool aliased = item.item.kind() == "aliased_import";
-    std::optional<std::vector<Edit>> group =
-        std::vector<Edit>{Edit::replace(item.name.range(), targets_[item.target].new_name)};
-    std::vector<const Reference*> members;
-    for (const Reference& reference : references_) {
-      if (item.binding == nullptr || reference.binding != item.binding) continue;
-      members.push_back(&reference);
-      std::optional<std::vector<Edit>> edits = reference_edits(reference, !aliased, context);
-      if (!edits) {
-        group.reset();
-      } else if (group) {
-        group->insert(group->end(), edits->begin(), edits->end());
-      }
-    }
-    report({item.item, Node{}, item.target, nullptr}, group, context);
-    for (const Reference* member : members) report(*member, group, context);
+std::optional<std::vector<Edit>> RenamedReferencesCheck::group_edits(std::vector<Edit> anchor, bool rename_members,
+                                                                       const std::vector<const Reference*>& members,
+                                                                       PythonCheckContext& context) const {
+  std::optional<std::vector<Edit>> group = std::move(anchor);
+  for (const Reference* member : members) {
+    std::optional<std::vector<Edit>> edits = reference_edits(*member, rename_members, context);
+    if (!edits) return std::nullopt;
+    group->insert(group->end(), edits->begin(), edits->end());
   }
+  return group;
+}
+
+std::vector<const RenamedReferencesCheck::Reference*> RenamedReferencesCheck::members_of(
+    const python::Binding* binding) const {
+  std::vector<const Reference*> members;
   for (const Reference& reference : references_) {
-    if (reference.binding != nullptr && reference.binding->kind == python::BindingKind::Import) {
-      bool grouped = false;
-      for (const ImportItem& item : imports_) grouped = grouped || item.binding == reference.binding;
-      if (grouped) continue;
+    if (binding != nullptr && reference.binding == binding) members.push_back(&reference);
+  }
+  return members;
+}
+
+void RenamedReferencesCheck::finish(PythonCheckContext& context) {
+  std::vector<const Reference*> handled;
+  auto is_handled = [&](const Reference* reference) {
+    return std::find(handled.begin(), handled.end(), reference) != handled.end();
+  };
+
+  // A from-import is renamed together with every use of the name it binds, or not at all.
+  // One finding per import statement, however many removed names it imports.
+  std::vector<std::pair<Node, std::optional<std::vector<Edit>>>> statements;
+  for (const ImportItem& item : imports_) {
+    std::vector<const Reference*> members = members_of(item.binding);
+    bool aliased = item.item.kind() == "aliased_import";
+    std::optional<std::vector<Edit>> group = group_edits(
+        {Edit::replace(item.name.range(), targets_[item.target].new_name)}, !aliased, members, context);
+    for (const Reference* member : members) report(*member, group, context);
+    handled.insert(handled.end(), members.begin(), members.end());
+    Node statement = item.item.parent();
+    auto it = std::find_if(statements.begin(), statements.end(), [&](const auto& entry) { return entry.first == statement; });
+    if (it == statements.end()) {
+      statements.emplace_back(statement, group);
+    } else if (!it->second || !group) {
+      it->second.reset();
+    } else {
+      it->second->insert(it->second->end(), group->begin(), group->end());
     }
-    // Attribute chains are fixed one by one; a name bound by assignment is reported unfixed.
+  }
+  for (const auto& [statement, edits] : statements) {
+    size_t target = 0;
+    for (const ImportItem& item : imports_) {
+      if (item.item.parent() == statement) target = item.target;
+    }
+    report({statement, Node{}, target, nullptr}, edits, context);
+  }
+
+  // `f = torch.export.export_for_inference`: the assignment is renamed with every call of `f`.
+  for (const Reference& reference : references_) {
+    Node assignment = reference.node.parent();
+    if (reference.node.kind() != "attribute" || !assignment || assignment.kind() != "assignment" ||
+        !(assignment.field("right") == reference.node) || assignment.field("left").kind() != "identifier") {
+      continue;
+    }
+    const python::Binding* alias =
+        context.model().binding_created_by(assignment.field("left").text(), assignment);
+    if (alias == nullptr || alias->kind != python::BindingKind::Alias) continue;
+    std::vector<const Reference*> members = members_of(alias);
+    Node name = reference.node.field("attribute");
+    std::optional<std::vector<Edit>> group =
+        group_edits({Edit::replace(name.range(), targets_[reference.target].new_name)}, false, members, context);
+    report(reference, group, context);
+    for (const Reference* member : members) report(*member, group, context);
+    handled.push_back(&reference);
+    handled.insert(handled.end(), members.begin(), members.end());
+  }
+
+  for (const Reference& reference : references_) {
+    if (is_handled(&reference)) continue;
+    // Attribute chains are fixed one by one; other names bound by assignment are reported unfixed.
     bool fixable = reference.node.kind() == "attribute";
     report(reference, fixable ? reference_edits(reference, true, context) : std::nullopt, context);
   }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "torchmigrate/python/compat_guards.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 
@@ -34,19 +35,42 @@ void sort_diagnostics(std::vector<Diagnostic>& diagnostics) {
 Linter::Linter(const Catalog& catalog, const CheckRegistry& registry, Settings settings)
     : catalog_(catalog), registry_(registry), settings_(std::move(settings)) {
   for (const RuleSpec& rule : catalog_.rules()) {
-    if (rule.language != RuleLanguage::Python || !settings_.selection.enabled(rule)) continue;
-    const PythonCheckFactory* factory = registry_.python(rule.check_family);
-    if (factory == nullptr) {
-      throw CatalogError(rule.code + ": unknown check family `" + rule.check_family + "`");
+    if (!settings_.selection.enabled(rule)) continue;
+    // Building each check once validates its params now rather than on the first file.
+    if (rule.language == RuleLanguage::Python) {
+      const PythonCheckFactory* factory = registry_.python(rule.check_family);
+      if (factory == nullptr) throw CatalogError(rule.code + ": unknown check family `" + rule.check_family + "`");
+      (*factory)(rule);
+      python_rules_.push_back(&rule);
+    } else {
+      const FileCheckFactory* factory = registry_.file(rule.check_family);
+      if (factory == nullptr) throw CatalogError(rule.code + ": unknown check family `" + rule.check_family + "`");
+      (*factory)(rule);
+      (rule.language == RuleLanguage::Cxx ? cxx_rules_ : build_rules_).push_back(&rule);
     }
-    (*factory)(rule);  // validates the params now rather than on the first file
-    python_rules_.push_back(&rule);
   }
 }
 
 std::vector<Diagnostic> Linter::lint(const SourceFile& file) const {
-  if (file.language() == Language::Python) return lint_python(file);
+  switch (file.language()) {
+    case Language::Python: return lint_python(file);
+    case Language::Cxx: return lint_other(file, RuleLanguage::Cxx);
+    case Language::BuildFile: return lint_other(file, RuleLanguage::Build);
+    case Language::Unknown: return {};
+  }
   return {};
+}
+
+std::vector<Diagnostic> Linter::lint_other(const SourceFile& file, RuleLanguage language) const {
+  std::vector<Diagnostic> diagnostics;
+  FileCheckContext context(file, settings_, diagnostics);
+  for (const RuleSpec* rule : language == RuleLanguage::Cxx ? cxx_rules_ : build_rules_) {
+    if (!mentions_any(file.text(), rule->triggers)) continue;
+    std::unique_ptr<FileCheck> check = (*registry_.file(rule->check_family))(*rule);
+    check->check(context);
+  }
+  sort_diagnostics(diagnostics);
+  return diagnostics;
 }
 
 std::vector<Diagnostic> Linter::lint_python(const SourceFile& file) const {
@@ -90,6 +114,13 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file) const {
   }
   ts_tree_cursor_delete(&cursor);
   for (const auto& check : checks) check->finish(context);
+  // Compatibility code already handles both versions: never flag it.
+  std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
+    if (diagnostic.code == kParseErrorCode) return false;
+    python::Node node(ts_node_descendant_for_byte_range(tree.root().raw(), diagnostic.range.start, diagnostic.range.end),
+                      file.text());
+    return python::is_compat_guarded(node);
+  });
   sort_diagnostics(diagnostics);
   return diagnostics;
 }

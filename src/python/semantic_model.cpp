@@ -69,21 +69,24 @@ void SemanticModel::collect(Node node, int scope) {
       if (target) {
         bind(scope, left.text(), {BindingKind::Alias, *target, node.end(), node});
       } else {
-        bind_target(left, scope, node);
+        bind_target(left, scope, node, node.end());
       }
     }
     return;
   }
+  // Loop, `with ... as`, `except ... as` and walrus targets are bound before the code that
+  // follows them runs.
+  auto bind_field = [&](const char* field) {
+    if (Node target = node.field(field)) bind_target(target, scope, node, target.end());
+  };
   if (kind == "augmented_assignment") {
-    bind_target(node.field("left"), scope, node);
+    bind_target(node.field("left"), scope, node, node.end());
   } else if (kind == "for_statement" || kind == "for_in_clause") {
-    bind_target(node.field("left"), scope, node);
+    bind_field("left");
   } else if (kind == "named_expression") {
-    bind_target(node.field("name"), scope, node);
-  } else if (kind == "as_pattern") {
-    if (Node alias = node.field("alias")) bind_target(alias, scope, node);
-  } else if (kind == "except_clause") {
-    if (Node alias = node.field("alias")) bind_target(alias, scope, node);
+    bind_field("name");
+  } else if (kind == "as_pattern" || kind == "except_clause") {
+    bind_field("alias");
   }
   for (uint32_t i = 0; i < node.named_child_count(); ++i) collect(node.named_child(i), scope);
 }
@@ -122,15 +125,17 @@ void SemanticModel::bind_parameters(Node parameters, int scope) {
   }
 }
 
-void SemanticModel::bind_target(Node target, int scope, Node statement) {
+void SemanticModel::bind_target(Node target, int scope, Node statement, uint32_t position) {
   if (!target) return;
   std::string_view kind = target.kind();
   if (kind == "identifier") {
-    bind(scope, target.text(), {BindingKind::Local, {}, statement.end(), statement});
+    bind(scope, target.text(), {BindingKind::Local, {}, position, statement});
     return;
   }
   if (kind == "attribute" || kind == "subscript") return;  // binds no name
-  for (uint32_t i = 0; i < target.named_child_count(); ++i) bind_target(target.named_child(i), scope, statement);
+  for (uint32_t i = 0; i < target.named_child_count(); ++i) {
+    bind_target(target.named_child(i), scope, statement, position);
+  }
 }
 
 void SemanticModel::bind_import(Node statement, int scope) {

@@ -52,6 +52,10 @@ class RenamedReferencesCheck : public engine::PythonCheck {
   void visit_import(python::Node statement, engine::PythonCheckContext& context);
   std::optional<std::vector<Edit>> reference_edits(const Reference& reference, bool rename_identifier,
                                                    engine::PythonCheckContext& context) const;
+  std::optional<std::vector<Edit>> group_edits(std::vector<Edit> anchor, bool rename_members,
+                                               const std::vector<const Reference*>& members,
+                                               engine::PythonCheckContext& context) const;
+  [[nodiscard]] std::vector<const Reference*> members_of(const python::Binding* binding) const;
   void report(const Reference& reference, const std::optional<std::vector<Edit>>& edits,
               engine::PythonCheckContext& context) const;
 

@@ -27,11 +27,14 @@ class Linter {
 
  private:
   [[nodiscard]] std::vector<Diagnostic> lint_python(const SourceFile& file) const;
+  [[nodiscard]] std::vector<Diagnostic> lint_other(const SourceFile& file, RuleLanguage language) const;
 
   const Catalog& catalog_;
   const CheckRegistry& registry_;
   Settings settings_;
   std::vector<const RuleSpec*> python_rules_;
+  std::vector<const RuleSpec*> cxx_rules_;
+  std::vector<const RuleSpec*> build_rules_;
 };
 
 void sort_diagnostics(std::vector<Diagnostic>& diagnostics);

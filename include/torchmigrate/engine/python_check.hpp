@@ -12,6 +12,7 @@
 #include "torchmigrate/core/diagnostic.hpp"
 #include "torchmigrate/core/source_file.hpp"
 #include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/file_check.hpp"
 #include "torchmigrate/engine/settings.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
 
@@ -64,11 +65,15 @@ using PythonCheckFactory = std::function<std::unique_ptr<PythonCheck>(const Rule
 class CheckRegistry {
  public:
   void add_python(std::string family, PythonCheckFactory factory);
+  // For C/C++/CUDA and build-file rules.
+  void add_file(std::string family, FileCheckFactory factory);
   [[nodiscard]] const PythonCheckFactory* python(std::string_view family) const;
+  [[nodiscard]] const FileCheckFactory* file(std::string_view family) const;
   [[nodiscard]] std::vector<std::string> families() const;
 
  private:
   std::map<std::string, PythonCheckFactory, std::less<>> python_;
+  std::map<std::string, FileCheckFactory, std::less<>> file_;
 };
 
 }  // namespace torchmigrate::engine

@@ -55,7 +55,7 @@ class SemanticModel {
  private:
   void collect(Node node, int scope);
   void collect_function(Node node, int scope, ScopeKind kind);
-  void bind_target(Node target, int scope, Node statement);
+  void bind_target(Node target, int scope, Node statement, uint32_t position);
   void bind_parameters(Node parameters, int scope);
   void bind(int scope, std::string_view name, Binding binding);
   void bind_import(Node statement, int scope);

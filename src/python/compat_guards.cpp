@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/python/compat_guards.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace torchmigrate::python {
+namespace {
+
+bool mentions(std::string_view text, std::initializer_list<std::string_view> words) {
+  for (std::string_view word : words) {
+    if (text.find(word) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+bool catches_missing_names(Node try_statement) {
+  for (uint32_t i = 0; i < try_statement.named_child_count(); ++i) {
+    Node clause = try_statement.named_child(i);
+    if (clause.kind() != "except_clause") continue;
+    Node value = clause.field("value");
+    if (!value) {
+      // tree-sitter-python 0.23 stores the caught type as the first named child.
+      Node first = clause.named_child(0);
+      if (first && first.kind() != "block") value = first;
+    }
+    if (!value) return true;  // bare `except:`
+    if (mentions(value.text(), {"ImportError", "ModuleNotFoundError", "AttributeError", "Exception"})) return true;
+  }
+  return false;
+}
+
+bool is_version_or_feature_test(Node condition) {
+  if (!condition) return false;
+  return mentions(condition.text(), {"hasattr(", "getattr(", "__version__", "version.parse", "Version(",
+                                     "TorchVersion", "torch_version", "is_torch_greater", "TORCH_VERSION"});
+}
+
+}  // namespace
+
+bool is_compat_guarded(Node node) {
+  for (Node child = node, parent = node.parent(); parent; child = parent, parent = parent.parent()) {
+    std::string_view kind = parent.kind();
+    if (kind == "try_statement" && catches_missing_names(parent)) return true;
+    if (kind == "if_statement" || kind == "elif_clause" || kind == "while_statement") {
+      Node condition = parent.field("condition");
+      if (!(condition == child) && is_version_or_feature_test(condition)) return true;
+    }
+    if (kind == "conditional_expression" && parent.named_child_count() == 3) {
+      Node condition = parent.named_child(1);
+      if (!(condition == child) && is_version_or_feature_test(condition)) return true;
+    }
+    if (kind == "boolean_operator" && parent.field("right") == child &&
+        is_version_or_feature_test(parent.field("left"))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace torchmigrate::python

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#include <catch2/catch.hpp>
+
+#include "torchmigrate/checks/registry.hpp"
+#include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/linter.hpp"
+
+using namespace torchmigrate;
+using engine::Catalog;
+using engine::CatalogError;
+
+namespace {
+
+std::string minimal_rule(const std::string& extra = "") {
+  return R"({"code": "TM999", "name": "test-rule", "summary": "s", "message": "`{name}` changed",
+    "severity": "warning", "default_enabled": true, "since": "2.8", "confidence": "high",
+    "references": [], "triggers": ["x"], "check": {"family": "missing-keyword"},
+    "fix": {"applicability": "safe", "compat": "all-versions"},
+    "docs": {"what": "w", "why": "y", "before": "b", "after": "a", "fix_safety": "f", "limitations": "l"})" +
+         extra + "}";
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    Catalog::parse({{"TM999.json", text}});
+  } catch (const CatalogError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("the built-in catalog loads and every rule names a known check") {
+  const Catalog& catalog = Catalog::builtin();
+  REQUIRE(catalog.rules().size() >= 5);
+  REQUIRE(catalog.find("TM101") != nullptr);
+  CHECK(catalog.find_by_code_or_name("export-strict-default-changed")->code == "TM201");
+  engine::Settings all;
+  all.selection.select = {"ALL"};
+  CHECK_NOTHROW(engine::Linter(catalog, checks::builtin_registry(), all));
+}
+
+TEST_CASE("catalog entries are parsed strictly with messages that say what is wrong") {
+  CHECK(error_of(minimal_rule()).empty());
+  CHECK_THAT(error_of(minimal_rule(R"(, "severty": "error")")), Catch::Contains("unknown key `severty`"));
+  CHECK_THAT(error_of(R"({"code": "TM999"})"), Catch::Contains("missing required key `name`"));
+  std::string bad_severity = minimal_rule();
+  bad_severity.replace(bad_severity.find("\"warning\""), 9, "\"fatal\"");
+  CHECK_THAT(error_of(bad_severity), Catch::Contains("expected one of: error, warning, info"));
+  CHECK_THAT(error_of("{not json"), Catch::Contains("TM999.json: invalid JSON"));
+}
+
+TEST_CASE("message templates fill placeholders and leave unknown ones alone") {
+  engine::RuleSpec rule = engine::parse_rule(nlohmann::json::parse(minimal_rule()), "test");
+  CHECK(rule.format_message({{"name", "torch.x"}}) == "`torch.x` changed");
+  CHECK(rule.format_message({}) == "`{name}` changed");
+}
+
+TEST_CASE("check params are validated when the linter is built") {
+  auto rule_text = minimal_rule();
+  rule_text.replace(rule_text.find(R"({"family": "missing-keyword"})"), 29,
+                    R"({"family": "missing-keyword", "params": {"callees": ["a"], "keyword": "k", "keep_old": "1", "adopt_new": "2", "typo": 1}})");
+  Catalog catalog = Catalog::parse({{"TM999.json", rule_text}});
+  CHECK_THROWS_WITH(engine::Linter(catalog, checks::builtin_registry(), {}), Catch::Contains("unknown key `typo`"));
+}

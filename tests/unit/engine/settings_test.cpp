@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#include <catch2/catch.hpp>
+
+#include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/settings.hpp"
+
+using namespace torchmigrate;
+using namespace torchmigrate::engine;
+
+namespace {
+RuleSpec rule(const std::string& code, bool default_enabled = true) {
+  RuleSpec spec;
+  spec.code = code;
+  spec.name = "rule-" + code;
+  spec.default_enabled = default_enabled;
+  return spec;
+}
+}  // namespace
+
+TEST_CASE("rule selection follows Ruff: select replaces, extend adds, the most specific wins") {
+  RuleSelection defaults;
+  CHECK(defaults.enabled(rule("TM201")));
+  CHECK_FALSE(defaults.enabled(rule("TM305", false)));
+
+  RuleSelection prefix{{"TM1"}, {}, {}};
+  CHECK(prefix.enabled(rule("TM101")));
+  CHECK_FALSE(prefix.enabled(rule("TM201")));
+
+  RuleSelection ignore_family{{}, {"TM305"}, {"TM2"}};
+  CHECK_FALSE(ignore_family.enabled(rule("TM201")));
+  CHECK(ignore_family.enabled(rule("TM305", false)));
+  CHECK(ignore_family.enabled(rule("TM101")));
+
+  RuleSelection specific_select{{"TM201"}, {}, {"TM2"}};
+  CHECK(specific_select.enabled(rule("TM201")));
+  RuleSelection tie{{"TM201"}, {}, {"TM201"}};
+  CHECK_FALSE(tie.enabled(rule("TM201")));
+  RuleSelection by_name{{"rule-TM101"}, {}, {}};
+  CHECK(by_name.enabled(rule("TM101")));
+}
+
+TEST_CASE("a fix that needs torch 2.8 is unsafe while 2.7 is supported") {
+  Fix fix;
+  fix.compat = Compat::Torch28Plus;
+  Settings settings;
+  CHECK(settings.effective(fix) == Applicability::Unsafe);
+  settings.min_torch = TorchVersion::parse("2.8");
+  CHECK(settings.effective(fix) == Applicability::Safe);
+  fix.compat = Compat::AllVersions;
+  settings.min_torch = TorchVersion::parse("2.7.1");
+  CHECK(settings.effective(fix) == Applicability::Safe);
+}
+
+TEST_CASE("versions, policies and selectors reject bad input with a message") {
+  CHECK(TorchVersion::parse("2.10") > TorchVersion::parse("2.9"));
+  CHECK_THROWS_WITH(TorchVersion::parse("two"), Catch::Contains("expected MAJOR.MINOR"));
+  CHECK(parse_policy("adopt-new") == FixPolicy::AdoptNew);
+  CHECK_THROWS_WITH(parse_policy("newest"), Catch::Contains("keep-old or adopt-new"));
+  Settings settings;
+  settings.policies["TM201"] = FixPolicy::AdoptNew;
+  CHECK(settings.policy_for("TM201") == FixPolicy::AdoptNew);
+  CHECK(settings.policy_for("TM202") == FixPolicy::KeepOld);
+  CHECK_THROWS_WITH(validate_selector("TM9", Catalog::builtin()), Catch::Contains("unknown rule selector"));
+  CHECK_NOTHROW(validate_selector("TM1", Catalog::builtin()));
+}

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#include <catch2/catch.hpp>
+
+#include <optional>
+#include <string>
+
+#include "torchmigrate/python/semantic_model.hpp"
+#include "torchmigrate/python/syntax_tree.hpp"
+
+using namespace torchmigrate::python;
+
+namespace {
+
+// Resolves the callee of the last call in `source`.
+std::optional<std::string> resolve_last_call(const std::string& source) {
+  SyntaxTree tree = SyntaxTree::parse(source);
+  SemanticModel model(tree.root());
+  Node last;
+  std::vector<Node> stack{tree.root()};
+  while (!stack.empty()) {
+    Node node = stack.back();
+    stack.pop_back();
+    if (node.kind() == "call" && (!last || node.start() > last.start())) last = node;
+    for (uint32_t i = 0; i < node.named_child_count(); ++i) stack.push_back(node.named_child(i));
+  }
+  REQUIRE(last);
+  return model.resolve_call(last);
+}
+
+}  // namespace
+
+TEST_CASE("every import form resolves to the qualified name") {
+  CHECK(resolve_last_call("import torch\ntorch.export.export(m)\n") == "torch.export.export");
+  CHECK(resolve_last_call("import torch as T\nT.export.export(m)\n") == "torch.export.export");
+  CHECK(resolve_last_call("import torch.export\ntorch.export.export(m)\n") == "torch.export.export");
+  CHECK(resolve_last_call("import torch.export as te\nte.export_for_inference(m)\n") ==
+        "torch.export.export_for_inference");
+  CHECK(resolve_last_call("from torch import export\nexport.export(m)\n") == "torch.export.export");
+  CHECK(resolve_last_call("from torch.export import export_for_inference as efi\nefi(m)\n") ==
+        "torch.export.export_for_inference");
+  CHECK(resolve_last_call("from torch.export import (\n    Dim,\n    export,\n)\nexport(m)\n") ==
+        "torch.export.export");
+  CHECK(resolve_last_call("import torch._inductor.config as ic\nic.patch(x=1)\n") == "torch._inductor.config.patch");
+}
+
+TEST_CASE("simple assignment aliases resolve through the assigned name") {
+  CHECK(resolve_last_call("import torch\nf = torch.export.export_for_inference\nf(m)\n") ==
+        "torch.export.export_for_inference");
+  CHECK(resolve_last_call("import torch.export as te\ng = te\ng.export(m)\n") == "torch.export.export");
+}
+
+TEST_CASE("local definitions shadow imports") {
+  CHECK_FALSE(resolve_last_call("from torch.export import export\ndef export(m): pass\nexport(m)\n"));
+  CHECK_FALSE(resolve_last_call("from torch.export import export\nclass export: pass\nexport(m)\n"));
+  CHECK_FALSE(resolve_last_call("from torch.export import export\ndef f(export):\n    export(m)\n"));
+  CHECK_FALSE(resolve_last_call("from torch.export import export\nexport = make()\nexport(m)\n"));
+  CHECK_FALSE(resolve_last_call("import torch\ndef f():\n    torch = other\n    torch.export.export(m)\n"));
+  CHECK_FALSE(resolve_last_call("import torch\nfor torch in xs:\n    torch.export.export(m)\n"));
+  CHECK_FALSE(resolve_last_call("from .export import export\nexport(m)\n"));
+  CHECK_FALSE(resolve_last_call("self.exporter.export(m)\n"));
+  CHECK_FALSE(resolve_last_call("export(m)\n"));
+}
+
+TEST_CASE("scope rules: a function sees the module's final binding, a class body is not visible") {
+  CHECK(resolve_last_call("def f():\n    export(m)\nfrom torch.export import export\n") == "torch.export.export");
+  CHECK_FALSE(resolve_last_call("from torch.export import export\ndef f():\n    export(m)\ndef export(m): pass\n"));
+  CHECK(resolve_last_call("from torch.export import export\nclass A:\n    export = 1\n    def f(self):\n"
+                          "        export(m)\n") == "torch.export.export");
+  CHECK(resolve_last_call("import torch\nexport = torch.export.export\ndef f():\n    export(m)\n") ==
+        "torch.export.export");
+  // Code before a rebinding at the same level still sees the import.
+  CHECK(resolve_last_call("from torch.export import export\nexport(m)\nexport = None\n") == "torch.export.export");
+}
+
+TEST_CASE("a syntax error does not hide the rest of the file") {
+  SyntaxTree tree = SyntaxTree::parse("def broken(:\n    pass\nimport torch\ntorch.export.export(m)\n");
+  CHECK(tree.first_error().has_value());
+  CHECK(resolve_last_call("def broken(:\n    pass\nimport torch\ntorch.export.export(m)\n") == "torch.export.export");
+}
