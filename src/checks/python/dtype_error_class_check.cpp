@@ -97,10 +97,12 @@ class DtypeErrorClassCheck final : public engine::PythonCheck {
     }
     if (!name || name.kind() != "identifier") return {};
     const python::Binding* binding = context.model().lookup(name.text(), name);
-    if (binding == nullptr || binding->kind != python::BindingKind::Local || binding->node.kind() != "except_clause") {
-      return {};
-    }
-    return calls_torch(binding->node.parent()) ? name : Node();
+    if (binding == nullptr || binding->kind != python::BindingKind::Local) return {};
+    // tree-sitter-python 0.23 parses `except E as e` as an `as_pattern` inside the clause.
+    Node clause = binding->node;
+    if (clause.kind() == "as_pattern") clause = clause.parent();
+    if (!clause || clause.kind() != "except_clause") return {};
+    return calls_torch(clause.parent()) ? name : Node();
   }
 
   // `type(e).__name__` / `e.__class__.__name__`.
