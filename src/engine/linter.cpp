@@ -140,7 +140,7 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file) const {
     diagnostic.range = {error->start(), error->start()};
     diagnostic.severity = Severity::Error;
   }
-  bool wants_comments = unused_suppression_rule_ != nullptr || mentions_any(file.text(), {"noqa", "NOLINT"});
+  bool wants_comments = unused_suppression_rule_ != nullptr || mentions_any(file.text(), {"noqa", "NOQA", "NoQA", "Noqa", "NOLINT"});
   if (checks.empty() && unused_suppression_rule_ == nullptr) return diagnostics;
 
   std::vector<std::vector<PythonCheck*>> dispatch(python::python_kind_count());
