@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/checks/registry.hpp"
 
+#include "torchmigrate/checks/build_checks.hpp"
 #include "torchmigrate/checks/python_checks.hpp"
 
 namespace torchmigrate::checks {
@@ -9,9 +10,13 @@ const engine::CheckRegistry& builtin_registry() {
   static const engine::CheckRegistry registry = [] {
     engine::CheckRegistry built;
     // Alphabetical by family name.
+    built.add_file("cmake-removed-targets", make_cmake_removed_targets_check);
+    built.add_file("cuda-arch-list", make_cuda_arch_list_check);
     built.add_python("export-for-inference", make_export_for_inference_check);
     built.add_python("missing-keyword", make_missing_keyword_check);
+    built.add_file("old-requirement", make_old_requirement_check);
     built.add_python("renamed-function", make_renamed_function_check);
+    built.add_file("renamed-env-var", make_renamed_env_var_check);
     return built;
   }();
   return registry;
