@@ -22,6 +22,8 @@ struct Discovery {
   std::vector<std::string> errors;    // paths that do not exist or cannot be listed
 };
 
+// Python by extension, BuildFile by buildfiles::kind_for. A file of two fronts stays in one
+// list: setup.py is Python, and Linter::lint also runs the build rules on it.
 Language language_for(const std::filesystem::path& path);
 // Also reads names ending in one of `build_extensions` as build files.
 Language language_for(const std::filesystem::path& path, const buildfiles::ExtraExtensions& build_extensions);
