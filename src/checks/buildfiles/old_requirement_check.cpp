@@ -74,7 +74,7 @@ class OldRequirementCheck final : public engine::FileCheck {
       std::string text = specifier.version;
       if (text.ends_with(".*")) text.resize(text.size() - 2);
       std::optional<buildfiles::Version> version = buildfiles::Version::parse(text);
-      if (version && minimum_ < *version) out += "," + specifier.str();
+      if (version && minimum_ < *version) out.append(",").append(specifier.str());
     }
     return out;
   }
