@@ -10,6 +10,7 @@
 #include "torchmigrate/engine/discovery.hpp"
 #include "torchmigrate/engine/linter.hpp"
 #include "torchmigrate/engine/parallel.hpp"
+#include "torchmigrate/engine/project_facts.hpp"
 #include "torchmigrate/engine/session.hpp"
 #include "torchmigrate/output/report.hpp"
 #include "torchmigrate/output/unified_diff.hpp"
@@ -71,13 +72,14 @@ int run_check(const CheckOptions& options) {
     return kExitUsage;
   }
   std::vector<std::string> paths = options.paths.empty() ? std::vector<std::string>{"."} : options.paths;
-  engine::Discovery discovery = engine::discover(paths);
+  engine::Discovery discovery = engine::discover(paths, settings.build_extensions);
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
   if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
 
+  unsigned jobs = options.jobs == 0 ? engine::default_jobs() : options.jobs;
+  settings.project_facts = engine::gather_project_facts(discovery.files, settings.build_extensions, jobs);
   engine::Linter linter(catalog, checks::builtin_registry(), settings);
   engine::FixMode mode = options.diff ? engine::FixMode::Diff : options.fix ? engine::FixMode::Apply : engine::FixMode::Report;
-  unsigned jobs = options.jobs == 0 ? engine::default_jobs() : options.jobs;
   std::vector<engine::FileOutcome> outcomes = engine::run_session(linter, discovery.files, mode, jobs);
 
   if (mode == engine::FixMode::Diff) {

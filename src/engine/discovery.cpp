@@ -12,7 +12,16 @@ namespace fs = std::filesystem;
 Language language_for(const fs::path& path) {
   std::string extension = path.extension().string();
   if (extension == ".py" || extension == ".pyi") return Language::Python;
+  // setup.py stays Python; the linter also runs the build rules on it.
+  if (buildfiles::kind_for(path) != buildfiles::FileKind::Unknown) return Language::BuildFile;
   return Language::Unknown;
+}
+
+Language language_for(const fs::path& path, const buildfiles::ExtraExtensions& build_extensions) {
+  Language language = language_for(path);
+  if (language != Language::Unknown) return language;
+  return buildfiles::kind_for(path, build_extensions) != buildfiles::FileKind::Unknown ? Language::BuildFile
+                                                                                       : Language::Unknown;
 }
 
 bool is_default_excluded(const std::string& name) {
@@ -22,7 +31,7 @@ bool is_default_excluded(const std::string& name) {
   return std::find(kExcluded.begin(), kExcluded.end(), name) != kExcluded.end();
 }
 
-Discovery discover(const std::vector<std::string>& paths) {
+Discovery discover(const std::vector<std::string>& paths, const buildfiles::ExtraExtensions& build_extensions) {
   Discovery result;
   for (const std::string& argument : paths) {
     fs::path root = fs::path(argument).lexically_normal();
@@ -33,7 +42,7 @@ Discovery discover(const std::vector<std::string>& paths) {
       continue;
     }
     if (!fs::is_directory(status)) {
-      result.files.push_back({root, language_for(root)});
+      result.files.push_back({root, language_for(root, build_extensions)});
       continue;
     }
     // Links are not followed, so a walk never leaves the tree it was given.
@@ -53,7 +62,7 @@ Discovery discover(const std::vector<std::string>& paths) {
         if (is_default_excluded(entry.path().filename().string())) it.disable_recursion_pending();
         continue;
       }
-      Language language = language_for(entry.path());
+      Language language = language_for(entry.path(), build_extensions);
       if (language != Language::Unknown && entry.is_regular_file(error)) {
         result.files.push_back({entry.path().lexically_normal(), language});
       }

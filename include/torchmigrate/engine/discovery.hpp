@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "torchmigrate/buildfiles/file_kind.hpp"
 #include "torchmigrate/core/source_file.hpp"
 
 namespace torchmigrate::engine {
@@ -21,9 +22,13 @@ struct Discovery {
   std::vector<std::string> errors;    // paths that do not exist or cannot be listed
 };
 
+// Python by extension, BuildFile by buildfiles::kind_for. A file of two fronts stays in one
+// list: setup.py is Python, and Linter::lint also runs the build rules on it.
 Language language_for(const std::filesystem::path& path);
+// Also reads names ending in one of `build_extensions` as build files.
+Language language_for(const std::filesystem::path& path, const buildfiles::ExtraExtensions& build_extensions);
 // Directory names skipped while walking (explicit file arguments are always checked).
 bool is_default_excluded(const std::string& directory_name);
-Discovery discover(const std::vector<std::string>& paths);
+Discovery discover(const std::vector<std::string>& paths, const buildfiles::ExtraExtensions& build_extensions = {});
 
 }  // namespace torchmigrate::engine
