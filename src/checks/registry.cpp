@@ -9,6 +9,7 @@ const engine::CheckRegistry& builtin_registry() {
   static const engine::CheckRegistry registry = [] {
     engine::CheckRegistry built;
     // Alphabetical by family name.
+    built.add_python("config-option", make_config_option_check);
     built.add_python("export-for-inference", make_export_for_inference_check);
     built.add_python("missing-keyword", make_missing_keyword_check);
     built.add_python("renamed-function", make_renamed_function_check);

@@ -8,6 +8,7 @@
 
 namespace torchmigrate::checks {
 
+std::unique_ptr<engine::PythonCheck> make_config_option_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_export_for_inference_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_missing_keyword_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_renamed_function_check(const engine::RuleSpec& rule);
