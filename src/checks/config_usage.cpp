@@ -230,6 +230,25 @@ Edit remove_dict_pair(Node pair) {
     if (dict.named_child(i).kind() != "comment") entries.push_back(dict.named_child(i));
   }
   if (entries.size() == 1) return Edit::remove({dict.start() + 1, dict.end() - 1});
+  // One entry per line: drop the whole line, with its comma and comment.
+  std::string_view source = pair.source();
+  uint32_t from = line_start(source, pair.start());
+  uint32_t after = pair.end();
+  if (Node comma = pair.next_sibling(); comma && comma.kind() == ",") after = comma.end();
+  if (is_blank(source.substr(from, pair.start() - from)) && rest_of_line_is_empty(source, after) &&
+      after != pair.end()) {
+    // Like statements, the edit spans a neighbouring entry (kept verbatim) so that two such
+    // removals never apply in one pass and a patch left with one entry is removed whole.
+    auto self = std::find(entries.begin(), entries.end(), pair);
+    uint32_t to = next_line_start(source, after);
+    if (self != entries.begin()) {
+      Node neighbour = *(self - 1);
+      return Edit::replace({neighbour.start(), to}, std::string(source.substr(neighbour.start(), from - neighbour.start())));
+    }
+    Node neighbour = *(self + 1);
+    uint32_t kept = line_start(source, neighbour.start());
+    return Edit::replace({from, neighbour.end()}, std::string(source.substr(kept, neighbour.end() - kept)));
+  }
   return remove_from_sequence(entries, pair);
 }
 
