@@ -12,6 +12,7 @@ const engine::CheckRegistry& builtin_registry() {
     // Alphabetical by family name.
     built.add_python("autograd-function-mark-dirty", make_autograd_function_mark_dirty_check);
     built.add_file("cmake-removed-targets", make_cmake_removed_targets_check);
+    built.add_python("config-option", make_config_option_check);
     built.add_file("cuda-arch-list", make_cuda_arch_list_check);
     built.add_python("dlpack-device-type", make_dlpack_device_type_check);
     built.add_python("dtype-error-class", make_dtype_error_class_check);

@@ -9,6 +9,7 @@
 namespace torchmigrate::checks {
 
 std::unique_ptr<engine::PythonCheck> make_autograd_function_mark_dirty_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_config_option_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_dlpack_device_type_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_dtype_error_class_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_export_for_inference_check(const engine::RuleSpec& rule);
