@@ -8,8 +8,12 @@
 
 namespace torchmigrate::checks {
 
+std::unique_ptr<engine::PythonCheck> make_ao_quantization_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_export_for_inference_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_missing_keyword_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_mps_use_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_onnx_dynamo_export_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_renamed_function_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_segment_reduce_check(const engine::RuleSpec& rule);
 
 }  // namespace torchmigrate::checks
