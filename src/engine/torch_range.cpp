@@ -90,7 +90,8 @@ class PinCollector {
     try {
       if (std::optional<TorchVersion> lowest = lowest_admitted(specifiers)) pins_.push_back({*lowest, source});
     } catch (const SpecifierError& error) {
-      notes_.push_back(source + ": cannot read the torch requirement (" + error.what() + "); ignored");
+      std::string shown(trim(requirement_text));
+      notes_.push_back(source + ": cannot read the torch requirement `" + shown + "` (" + error.what() + "); ignored");
     }
   }
 
