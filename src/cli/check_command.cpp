@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // `torchmigrate check`: builds settings from the flags, runs the session, prints the report
 // or the diff, and turns the result into the exit code.
+#include <filesystem>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 #include "torchmigrate/checks/registry.hpp"
@@ -12,6 +14,7 @@
 #include "torchmigrate/engine/parallel.hpp"
 #include "torchmigrate/engine/project_facts.hpp"
 #include "torchmigrate/engine/session.hpp"
+#include "torchmigrate/engine/torch_range.hpp"
 #include "torchmigrate/output/report.hpp"
 #include "torchmigrate/output/unified_diff.hpp"
 
@@ -25,7 +28,8 @@ engine::Settings settings_from(const CheckOptions& options, const engine::Catalo
   }
   settings.selection = {options.select, options.extend_select, options.ignore};
   settings.unsafe_fixes = options.unsafe_fixes;
-  if (!options.min_torch.empty()) settings.min_torch = engine::TorchVersion::parse(options.min_torch);
+  // The torch range itself is resolved in run_check, once the checked paths are known.
+  if (!options.min_torch.empty()) engine::TorchVersion::parse(options.min_torch);
   for (const std::string& entry : options.policies) {
     size_t equals = entry.find('=');
     std::string code = equals == std::string::npos ? "ALL" : entry.substr(0, equals);
@@ -75,6 +79,15 @@ int run_check(const CheckOptions& options) {
   engine::Discovery discovery = engine::discover(paths, settings.build_extensions);
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
   if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
+
+  // --min-torch wins; otherwise the project's own pins say which torch must keep working.
+  std::optional<engine::TorchOverride> min_torch;
+  if (!options.min_torch.empty()) min_torch = engine::TorchOverride{options.min_torch, "--min-torch"};
+  engine::TorchRange range =
+      engine::resolve_torch_range(min_torch, std::vector<std::filesystem::path>(paths.begin(), paths.end()));
+  settings.min_torch = range.min_torch;
+  for (const std::string& note : range.notes) std::cerr << "torchmigrate: note: " << note << '\n';
+  if (options.output_format != "json") std::cerr << "torchmigrate: " << range.describe() << '\n';
 
   unsigned jobs = options.jobs == 0 ? engine::default_jobs() : options.jobs;
   settings.project_facts = engine::gather_project_facts(discovery.files, settings.build_extensions, jobs);
