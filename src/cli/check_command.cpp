@@ -74,9 +74,7 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_flag("--exit-zero", options.exit_zero, "Exit 0 even when findings remain");
   command.add_flag("--exit-non-zero-on-fix", options.exit_non_zero_on_fix,
                    "Exit 1 if any fix was applied, even when no finding remains");
-  std::string format_help;
-  for (const std::string& name : output::format_names()) format_help += (format_help.empty() ? "" : ", ") + name;
-  command.add_option("--output-format", options.output_format, "Report format: " + format_help + " (default: concise)")
+  command.add_option("--output-format", options.output_format, "Report format (default: concise)")
       ->check(CLI::IsMember(output::format_names()));
   command.add_option("-o,--output-file", options.output_file, "Write the report to this file instead of stdout");
   command.add_flag("--statistics", options.statistics, "Print the number of findings per rule instead of the findings");

@@ -80,11 +80,14 @@ std::string code_block(std::string_view language, const std::string& code) {
   return "```" + std::string(language) + "\n" + code + (code.ends_with('\n') ? "" : "\n") + "```\n";
 }
 
+// A code block for plain text: every non-empty line indented by four spaces.
 std::string indented(const std::string& code) {
-  std::string out = "    ";
-  for (size_t i = 0; i < code.size(); ++i) {
-    out += code[i];
-    if (code[i] == '\n' && i + 1 < code.size()) out += "    ";
+  std::string out;
+  bool line_start = true;
+  for (char c : code) {
+    if (line_start && c != '\n') out += "    ";
+    out += c;
+    line_start = c == '\n';
   }
   if (!out.ends_with('\n')) out += '\n';
   return out;

@@ -61,7 +61,7 @@ TEST_CASE("sarif: every catalog rule is described with its docs") {
 
   std::string text = rule["help"]["text"];
   CHECK(text.starts_with(spec.docs.what + "\n\nWhy: " + spec.docs.why + "\n\nExample:\n    import torch\n"));
-  CHECK_THAT(text, Catch::Contains("Use instead:\n    import torch\n    \n    ep = torch.export.export(model, (x,), strict=True)\n"));
+  CHECK_THAT(text, Catch::Contains("Use instead:\n    import torch\n\n    ep = torch.export.export(model, (x,), strict=True)\n"));
   CHECK_THAT(text, Catch::Contains("Fix safety: " + spec.docs.fix_safety));
   CHECK_THAT(text, Catch::Contains("- pytorch#150941: https://github.com/pytorch/pytorch/pull/150941\n"));
   std::string markdown = rule["help"]["markdown"];
