@@ -2,9 +2,12 @@
 // `torchmigrate check`: builds settings from the flags, runs the session, prints the report
 // or the diff, and turns the result into the exit code.
 #include <filesystem>
+#include <cerrno>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
+#include <system_error>
 
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/cli/commands.hpp"
@@ -46,6 +49,21 @@ engine::Settings settings_from(const CheckOptions& options, const engine::Catalo
   return settings;
 }
 
+// Opens --output-file for writing, creating its parent directories; returns an error message.
+std::string open_output_file(const std::string& path, std::ofstream& file) {
+  namespace fs = std::filesystem;
+  fs::path parent = fs::path(path).parent_path();
+  std::error_code error;
+  if (!parent.empty()) fs::create_directories(parent, error);
+  if (error) return "cannot create the directory of `" + path + "`: " + error.message();
+  errno = 0;
+  file.open(path, std::ios::binary | std::ios::trunc);
+  if (!file) {
+    return "cannot write `" + path + "`" + (errno != 0 ? ": " + std::generic_category().message(errno) : std::string());
+  }
+  return {};
+}
+
 }  // namespace
 
 void add_check_options(CLI::App& command, CheckOptions& options) {
@@ -58,8 +76,12 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_flag("--unsafe-fixes", options.unsafe_fixes, "Also apply (and show as fixable) unsafe fixes");
   command.add_flag("--diff", options.diff, "Print the fixes as a unified diff instead of writing them");
   command.add_flag("--exit-zero", options.exit_zero, "Exit 0 even when findings remain");
-  command.add_option("--output-format", options.output_format, "concise, full or json")
-      ->check(CLI::IsMember({"concise", "full", "json"}));
+  command.add_flag("--exit-non-zero-on-fix", options.exit_non_zero_on_fix,
+                   "Exit 1 if any fix was applied, even when no finding remains");
+  command.add_option("--output-format", options.output_format, "Report format (default: concise)")
+      ->check(CLI::IsMember(output::format_names()));
+  command.add_option("-o,--output-file", options.output_file, "Write the report to this file instead of stdout");
+  command.add_flag("--statistics", options.statistics, "Print the number of findings per rule instead of the findings");
   command.add_option("--policy", options.policies,
                      "For changed defaults: CODE=keep-old|adopt-new (or just keep-old|adopt-new for all)");
   command.add_option("--min-torch", options.min_torch, "Oldest torch version the project still supports (default 2.7)");
@@ -75,6 +97,28 @@ int run_check(const CheckOptions& options) {
     std::cerr << "torchmigrate: error: " << error.what() << '\n';
     return kExitUsage;
   }
+  // Opened before the run, so an unwritable path fails fast instead of after the work.
+  std::ofstream output_file;
+  if (!options.output_file.empty()) {
+    std::string error = open_output_file(options.output_file, output_file);
+    if (!error.empty()) {
+      std::cerr << "torchmigrate: error: " << error << '\n';
+      return kExitUsage;
+    }
+  }
+  std::ostream& out = options.output_file.empty() ? std::cout : output_file;
+  auto finish = [&](int exit_code) {
+    out.flush();
+    if (!options.output_file.empty()) {
+      output_file.close();
+      if (!output_file) {
+        std::cerr << "torchmigrate: error: cannot write `" << options.output_file << "`\n";
+        return kExitUsage;
+      }
+    }
+    return exit_code;
+  };
+
   std::vector<std::string> paths = options.paths.empty() ? std::vector<std::string>{"."} : options.paths;
   engine::Discovery discovery = engine::discover(paths, settings.build_extensions);
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
@@ -100,26 +144,35 @@ int run_check(const CheckOptions& options) {
     for (const engine::FileOutcome& outcome : outcomes) {
       if (!outcome.changed) continue;
       would_fix += outcome.applied.size();
-      output::write_unified_diff(outcome.source->path(), outcome.original, outcome.source->text(), std::cout);
+      output::write_unified_diff(outcome.source->path(), outcome.original, outcome.source->text(), out);
     }
     std::cerr << (would_fix == 0 ? std::string("No errors would be fixed")
                                  : "Would fix " + std::to_string(would_fix) + " error" + (would_fix == 1 ? "" : "s"))
               << ".\n";
-    return would_fix > 0 && !options.exit_zero ? kExitFindings : kExitClean;
+    return finish(would_fix > 0 && !options.exit_zero ? kExitFindings : kExitClean);
   }
 
   output::Report report;
   report.catalog = &catalog;
   report.settings = &linter.settings();
   report.fix_mode = mode == engine::FixMode::Apply;
+  std::error_code cwd_error;
+  report.root = std::filesystem::current_path(cwd_error).string();
   size_t remaining = 0;
   for (engine::FileOutcome& outcome : outcomes) {
     report.fixed += static_cast<int>(outcome.applied.size());
     remaining += outcome.diagnostics.size();
     if (!outcome.diagnostics.empty()) report.files.push_back({outcome.source, std::move(outcome.diagnostics)});
   }
-  output::write(output::parse_format(options.output_format), report, std::cout);
-  return remaining > 0 && !options.exit_zero ? kExitFindings : kExitClean;
+  output::Format format = output::parse_format(options.output_format);
+  if (options.statistics) {
+    output::write_statistics(format, report, out);
+  } else {
+    output::write(format, report, out);
+  }
+  // As in Ruff, --exit-zero wins over --exit-non-zero-on-fix.
+  bool failed = remaining > 0 || (options.exit_non_zero_on_fix && report.fixed > 0);
+  return finish(failed && !options.exit_zero ? kExitFindings : kExitClean);
 }
 
 }  // namespace torchmigrate::cli

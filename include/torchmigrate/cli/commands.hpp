@@ -18,11 +18,14 @@ struct CheckOptions {
   std::vector<std::string> paths;
   std::vector<std::string> select, extend_select, ignore, policies;
   std::string output_format = "concise";
+  std::string output_file;  // empty: stdout
   std::string min_torch;
   bool fix = false;
   bool unsafe_fixes = false;
   bool diff = false;
   bool exit_zero = false;
+  bool exit_non_zero_on_fix = false;
+  bool statistics = false;
   unsigned jobs = 0;
 };
 
