@@ -76,7 +76,8 @@ class CheckExampleProject(unittest.TestCase):
 
     def test_select_and_ignore(self):
         only_tm1 = self.findings(run("check", "project", "--select", "TM1", cwd=self.tree.root).stdout)
-        self.assertEqual({m["code"] for m in only_tm1}, {"TM101", "TM102"})
+        self.assertTrue({"TM101", "TM102"} <= {m["code"] for m in only_tm1})
+        self.assertEqual({m["code"][:3] for m in only_tm1}, {"TM1"})
         without = self.findings(run("check", "project", "--ignore", "TM2,TM3,TM4", cwd=self.tree.root).stdout)
         self.assertEqual({m["code"][:3] for m in without}, {"TM1"})
         specific = self.findings(run("check", "project", "--ignore", "TM2", "--extend-select", "TM201",

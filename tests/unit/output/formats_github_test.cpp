@@ -16,7 +16,7 @@ TEST_CASE("github: one workflow command per finding, level by severity, path rel
         "`torch.export.export_for_training(..., strict=True).run_decompositions()`");
   CHECK(lines[1] ==
         "::error title=torchmigrate (TM102),file=pkg/m.py,line=2,col=1,endLine=2,endColumn=66::TM102 "
-        "`torch.fx.experimental.symbolic_shapes.definitely_true` was removed in torch 2.8; use `guard_or_false`");
+        "`torch.fx.experimental.symbolic_shapes.definitely_true` was removed in torch 2.8; use `guard_or_false(...)`");
   CHECK(lines[2] ==
         "::warning title=torchmigrate (TM201),file=pkg/m.py,line=4,col=6,endLine=4,endColumn=34::TM201 "
         "`torch.export.export` defaults to `strict=False` in torch 2.8 (it was `True`); pass `strict=` explicitly");
