@@ -19,6 +19,7 @@ struct CheckOptions {
   std::vector<std::string> select, extend_select, ignore, policies;
   std::string output_format = "concise";
   std::string min_torch;
+  std::string compile_database_dir;
   bool fix = false;
   bool unsafe_fixes = false;
   bool diff = false;

@@ -36,6 +36,8 @@ struct Settings {
   TorchVersion min_torch;
   std::map<std::string, FixPolicy> policies;  // by code; "ALL" sets the default
   bool unsafe_fixes = false;
+  // Directory of compile_commands.json for C/C++/CUDA files (`-p DIR`); empty: search upwards.
+  std::string compile_database_dir;
 
   [[nodiscard]] FixPolicy policy_for(std::string_view code) const;
   // A fix whose new spelling needs 2.8 is unsafe while an older torch is supported.
