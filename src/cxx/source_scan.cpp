@@ -73,23 +73,64 @@ Directive directive_for(std::string_view name) {
 
 enum class Truth { False, True, Unknown };
 
-// Conditions every configuration evaluates the same way: `0`, `1`, `false`, `true`, maybe
-// parenthesised. Anything naming a macro depends on the build and stays Unknown.
-Truth evaluate(const std::vector<const Token*>& condition) {
-  size_t first = 0;
-  size_t last = condition.size();
-  while (last - first >= 3 && condition[first]->spelling == "(" && condition[last - 1]->spelling == ")") {
-    ++first;
-    --last;
+using Condition = std::vector<const Token*>;
+
+// Whether tokens [first, last) are one parenthesised group.
+bool wrapped(const Condition& c, size_t first, size_t last) {
+  if (last - first < 2 || c[first]->spelling != "(" || c[last - 1]->spelling != ")") return false;
+  int depth = 0;
+  for (size_t i = first; i < last; ++i) {
+    if (c[i]->spelling == "(") ++depth;
+    if (c[i]->spelling == ")" && --depth == 0 && i + 1 != last) return false;
+  }
+  return true;
+}
+
+// Conditions every configuration evaluates the same way, in three-valued logic: literals
+// (`0`, `1`, `false`, `true`) combined with `!`, `&&`, `||` and parentheses. Anything else,
+// such as a macro or `defined(X)`, depends on the build and is Unknown; so `defined(X) && 0`
+// is still False.
+Truth evaluate(const Condition& c, size_t first, size_t last) {
+  if (first >= last) return Truth::Unknown;
+  // `||` binds loosest, then `&&`: split at the loosest operator outside parentheses.
+  for (std::string_view op : {"||", "&&"}) {
+    std::vector<std::pair<size_t, size_t>> pieces;
+    int depth = 0;
+    size_t piece = first;
+    for (size_t i = first; i < last; ++i) {
+      if (c[i]->spelling == "(") ++depth;
+      if (c[i]->spelling == ")") --depth;
+      if (depth == 0 && c[i]->spelling == op) {
+        pieces.emplace_back(piece, i);
+        piece = i + 1;
+      }
+    }
+    if (pieces.empty()) continue;
+    pieces.emplace_back(piece, last);
+    Truth absorbing = op == "||" ? Truth::True : Truth::False;
+    Truth result = op == "||" ? Truth::False : Truth::True;
+    for (auto [from, to] : pieces) {
+      Truth part = evaluate(c, from, to);
+      if (part == absorbing) return absorbing;
+      if (part == Truth::Unknown) result = Truth::Unknown;
+    }
+    return result;
+  }
+  if (wrapped(c, first, last)) return evaluate(c, first + 1, last - 1);
+  if (c[first]->spelling == "!") {
+    Truth inner = evaluate(c, first + 1, last);
+    return inner == Truth::Unknown ? inner : inner == Truth::True ? Truth::False : Truth::True;
   }
   if (last - first != 1) return Truth::Unknown;
-  std::string_view value = condition[first]->spelling;
+  std::string_view value = c[first]->spelling;
   if (value == "false") return Truth::False;
   if (value == "true") return Truth::True;
-  if (condition[first]->kind != TokenKind::Literal || value.empty()) return Truth::Unknown;
+  if (c[first]->kind != TokenKind::Literal || value.empty()) return Truth::Unknown;
   if (value.find_first_not_of("0123456789") != std::string_view::npos) return Truth::Unknown;
   return value.find_first_not_of('0') == std::string_view::npos ? Truth::False : Truth::True;
 }
+
+Truth evaluate(const Condition& condition) { return evaluate(condition, 0, condition.size()); }
 
 struct ConditionalFrame {
   bool outer_dead = false;
