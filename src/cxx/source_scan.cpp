@@ -387,6 +387,9 @@ NameReference SourceScan::reference(size_t index) const {
   // A cursor for an enclosing declaration (`DLContext ctx;` with DLContext undeclared gives
   // the variable) says nothing about this name.
   if (take_string(clang_getCursorSpelling(referenced)) != token.spelling) return result;
+  // Error recovery: an unknown macro invocation such as `TORCH_LIBRARY(ops, m) {...}` parses
+  // as an invalid function declaration of that name.
+  if (clang_isDeclaration(clang_getCursorKind(referenced)) && clang_isInvalidDeclaration(referenced)) return result;
   CXSourceLocation location = clang_getCursorLocation(referenced);
   CXFile file = nullptr;
   clang_getFileLocation(location, &file, nullptr, nullptr, nullptr);
