@@ -43,14 +43,14 @@ struct KeptFlag {
   std::string_view name;
   bool path;  // the value is a path, made absolute
 };
-constexpr std::array<KeptFlag, 9> kValueFlags = {{{"-I", true},
+// `-x` is not kept: the extension decides (nvcc's `-x cu` would make clang give up).
+constexpr std::array<KeptFlag, 8> kValueFlags = {{{"-I", true},
                                                   {"-isystem", true},
                                                   {"-iquote", true},
                                                   {"-idirafter", true},
                                                   {"-include", true},
                                                   {"-D", false},
                                                   {"-U", false},
-                                                  {"-x", false},
                                                   {"-isysroot", true}}};
 // Flags kept as one argument when they start with this prefix.
 constexpr std::array<std::string_view, 5> kJoinedFlags = {"-std=", "--std=", "--sysroot=", "-stdlib=", "--target="};

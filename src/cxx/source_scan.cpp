@@ -363,7 +363,6 @@ const SourceScan::Parse& SourceScan::semantic_parse() const {
   if (!semantic_tried_ && compile_command_) {
     semantic_tried_ = true;
     std::vector<std::string> arguments = language_arguments(path_);
-    // The database's own -x wins over the extension's guess: it comes later.
     arguments.insert(arguments.end(), compile_command_->command.arguments.begin(),
                      compile_command_->command.arguments.end());
     for (const char* flag : {"-ferror-limit=0", "-w"}) arguments.emplace_back(flag);

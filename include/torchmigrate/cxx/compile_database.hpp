@@ -29,7 +29,7 @@ std::optional<CompileCommand> compile_command_for(const std::filesystem::path& d
                                                   const std::filesystem::path& file);
 
 // Keeps the flags of a full compiler command line that matter for parsing (-I, -isystem,
-// -iquote, -idirafter, -include, -D, -U, -std, -x, --sysroot, -isysroot, -stdlib, --target),
+// -iquote, -idirafter, -include, -D, -U, -std, --sysroot, -isysroot, -stdlib, --target),
 // with relative paths made absolute against `directory`.
 std::vector<std::string> parsing_arguments(const std::vector<std::string>& command_line,
                                            const std::filesystem::path& directory);
