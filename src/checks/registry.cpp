@@ -2,6 +2,7 @@
 #include "torchmigrate/checks/registry.hpp"
 
 #include "torchmigrate/checks/build_checks.hpp"
+#include "torchmigrate/checks/cxx_checks.hpp"
 #include "torchmigrate/checks/python_checks.hpp"
 
 namespace torchmigrate::checks {
@@ -15,6 +16,8 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_file("cmake-removed-targets", make_cmake_removed_targets_check);
     built.add_python("config-option", make_config_option_check);
     built.add_file("cuda-arch-list", make_cuda_arch_list_check);
+    built.add_file("cxx-missing-include", make_cxx_missing_include_check);
+    built.add_file("cxx-renamed-identifier", make_cxx_renamed_identifier_check);
     built.add_python("dlpack-device-type", make_dlpack_device_type_check);
     built.add_python("dtype-error-class", make_dtype_error_class_check);
     built.add_python("export-for-inference", make_export_for_inference_check);

@@ -33,6 +33,7 @@ engine::Settings settings_from(const CheckOptions& options, const engine::Catalo
   settings.unsafe_fixes = options.unsafe_fixes;
   // The torch range itself is resolved in run_check, once the checked paths are known.
   if (!options.min_torch.empty()) engine::TorchVersion::parse(options.min_torch);
+  settings.compile_database_dir = options.compile_database_dir;
   for (const std::string& entry : options.policies) {
     size_t equals = entry.find('=');
     std::string code = equals == std::string::npos ? "ALL" : entry.substr(0, equals);
@@ -85,6 +86,9 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("--policy", options.policies,
                      "For changed defaults: CODE=keep-old|adopt-new (or just keep-old|adopt-new for all)");
   command.add_option("--min-torch", options.min_torch, "Oldest torch version the project still supports (default 2.7)");
+  command.add_option("-p", options.compile_database_dir,
+                     "Directory holding compile_commands.json for C/C++/CUDA files (default: searched upwards)")
+      ->check(CLI::ExistingDirectory);
   command.add_option("-j,--jobs", options.jobs, "Worker threads (default: all cores)");
 }
 

@@ -12,6 +12,9 @@ namespace fs = std::filesystem;
 Language language_for(const fs::path& path) {
   std::string extension = path.extension().string();
   if (extension == ".py" || extension == ".pyi") return Language::Python;
+  for (std::string_view cxx : {".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".cu", ".cuh"}) {
+    if (extension == cxx) return Language::Cxx;
+  }
   // setup.py stays Python; the linter also runs the build rules on it.
   if (buildfiles::kind_for(path) != buildfiles::FileKind::Unknown) return Language::BuildFile;
   return Language::Unknown;

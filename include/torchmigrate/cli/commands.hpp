@@ -20,6 +20,7 @@ struct CheckOptions {
   std::string output_format = "concise";
   std::string output_file;  // empty: stdout
   std::string min_torch;
+  std::string compile_database_dir;
   bool fix = false;
   bool unsafe_fixes = false;
   bool diff = false;

@@ -45,6 +45,8 @@ struct Settings {
   bool unsafe_fixes = false;
   ProjectFacts project_facts;
   buildfiles::ExtraExtensions build_extensions;  // more build-file name endings (config)
+  // Directory of compile_commands.json for C/C++/CUDA files (`-p DIR`); empty: search upwards.
+  std::string compile_database_dir;
 
   [[nodiscard]] FixPolicy policy_for(std::string_view code) const;
   // A fix whose new spelling needs 2.8 is unsafe while an older torch is supported.

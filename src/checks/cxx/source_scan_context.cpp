@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// The per-file token scan shared by the C/C++/CUDA checks through FileCheckContext.
+#include "torchmigrate/checks/cxx_checks.hpp"
+
+namespace torchmigrate::checks {
+
+const cxx::SourceScan& source_scan(engine::FileCheckContext& context) {
+  return context.shared<cxx::SourceScan>([&context] {
+    cxx::ScanOptions options;
+    options.compile_database_dir = context.settings().compile_database_dir;
+    return cxx::SourceScan::scan(context.file(), options);
+  });
+}
+
+}  // namespace torchmigrate::checks
