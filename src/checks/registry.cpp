@@ -9,9 +9,16 @@ const engine::CheckRegistry& builtin_registry() {
   static const engine::CheckRegistry registry = [] {
     engine::CheckRegistry built;
     // Alphabetical by family name.
+    built.add_python("autograd-function-mark-dirty", make_autograd_function_mark_dirty_check);
+    built.add_python("dlpack-device-type", make_dlpack_device_type_check);
+    built.add_python("dtype-error-class", make_dtype_error_class_check);
     built.add_python("export-for-inference", make_export_for_inference_check);
+    built.add_python("hop-body-aliases-input", make_hop_body_aliases_input_check);
+    built.add_python("mark-dynamic", make_mark_dynamic_check);
     built.add_python("missing-keyword", make_missing_keyword_check);
+    built.add_python("onnx-dynamo-jit-module", make_onnx_dynamo_jit_module_check);
     built.add_python("renamed-function", make_renamed_function_check);
+    built.add_python("tensordot-out", make_tensordot_out_check);
     return built;
   }();
   return registry;

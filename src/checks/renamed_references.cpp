@@ -98,7 +98,9 @@ void RenamedReferencesCheck::report(const Reference& reference, const std::optio
   const RenameTarget& target = targets_[reference.target];
   Node where = reference.call ? reference.call : reference.node;
   Diagnostic& diagnostic =
-      context.report(rule(), where.range(), {{"name", target.qualified_name}, {"new", target.new_name}});
+      context.report(rule(), where.range(),
+                     {{"name", target.qualified_name},
+                      {"new", target.suggestion.empty() ? target.new_name : target.suggestion}});
   if (!edits || !rule().fix_applicability) return;
   Fix fix;
   fix.title = "Replace with `" + target.new_name + "`";

@@ -6,6 +6,7 @@
 #include "torchmigrate/python/compat_guards.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
+#include "torchmigrate/engine/suppressions.hpp"
 
 namespace torchmigrate::engine {
 namespace {
@@ -36,6 +37,11 @@ Linter::Linter(const Catalog& catalog, const CheckRegistry& registry, Settings s
     : catalog_(catalog), registry_(registry), settings_(std::move(settings)) {
   for (const RuleSpec& rule : catalog_.rules()) {
     if (!settings_.selection.enabled(rule)) continue;
+    // TM001 looks at the suppressions of every language, so the linter runs it itself.
+    if (rule.check_family == kUnusedSuppressionFamily) {
+      unused_suppression_rule_ = &rule;
+      continue;
+    }
     // Building each check once validates its params now rather than on the first file.
     if (rule.language == RuleLanguage::Python) {
       const PythonCheckFactory* factory = registry_.python(rule.check_family);
@@ -69,8 +75,55 @@ std::vector<Diagnostic> Linter::lint_other(const SourceFile& file, RuleLanguage 
     std::unique_ptr<FileCheck> check = (*registry_.file(rule->check_family))(*rule);
     check->check(context);
   }
-  sort_diagnostics(diagnostics);
+  if (diagnostics.empty() && unused_suppression_rule_ == nullptr) return diagnostics;
+  Suppressions suppressions = Suppressions::parse(file);
+  finish_suppressions(file, suppressions, diagnostics);
   return diagnostics;
+}
+
+void Linter::finish_suppressions(const SourceFile& file, Suppressions& suppressions,
+                                 std::vector<Diagnostic>& diagnostics) const {
+  suppressions.apply(file, diagnostics);
+  if (unused_suppression_rule_ != nullptr) {
+    for (const auto& [directive, unused_codes] : suppressions.unused()) {
+      std::string codes;
+      for (size_t index : unused_codes) codes += (codes.empty() ? "`" : ", `") + directive->codes[index] + "`";
+      Diagnostic& diagnostic = diagnostics.emplace_back();
+      diagnostic.code = unused_suppression_rule_->code;
+      diagnostic.severity = unused_suppression_rule_->severity;
+      diagnostic.range = directive->comment;
+      diagnostic.message = unused_suppression_rule_->format_message({{"codes", codes}});
+      Fix fix;
+      fix.applicability = Applicability::Safe;
+      if (unused_codes.size() == directive->codes.size()) {
+        // Remove the whole comment and the blank space before it.
+        uint32_t start = directive->comment.start;
+        uint32_t line_start = file.lines().line_start(file.lines().line_of(start));
+        while (start > line_start && (file.text()[start - 1] == ' ' || file.text()[start - 1] == '\t')) --start;
+        fix.title = "Remove unused suppression";
+        fix.edits.push_back(Edit::remove({start, directive->comment.end}));
+      } else {
+        std::vector<std::string> kept;
+        for (size_t i = 0; i < directive->codes.size(); ++i) {
+          if (std::find(unused_codes.begin(), unused_codes.end(), i) == unused_codes.end()) {
+            kept.push_back(directive->codes[i]);
+          }
+        }
+        std::string_view text = file.slice(directive->comment);
+        bool cxx = text.starts_with("//");
+        std::string list;
+        for (const std::string& code : kept) list += (list.empty() ? "" : cxx ? "," : ", ") + code;
+        size_t open = cxx ? text.find('(') : text.find(':', text.find("noqa")) ;
+        size_t close = cxx ? text.find(')', open) : text.find_last_not_of(" \t") + 1;
+        fix.title = "Remove unused codes from the suppression";
+        fix.edits.push_back(Edit::replace({directive->comment.start + static_cast<uint32_t>(open) + 1,
+                                           directive->comment.start + static_cast<uint32_t>(close)},
+                                          cxx ? list : " " + list));
+      }
+      diagnostic.fixes.push_back(std::move(fix));
+    }
+  }
+  sort_diagnostics(diagnostics);
 }
 
 std::vector<Diagnostic> Linter::lint_python(const SourceFile& file) const {
@@ -87,9 +140,12 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file) const {
     diagnostic.range = {error->start(), error->start()};
     diagnostic.severity = Severity::Error;
   }
-  if (checks.empty()) return diagnostics;
+  bool wants_comments = unused_suppression_rule_ != nullptr || mentions_any(file.text(), {"noqa", "NOQA", "NoQA", "Noqa", "NOLINT"});
+  if (checks.empty() && unused_suppression_rule_ == nullptr) return diagnostics;
 
   std::vector<std::vector<PythonCheck*>> dispatch(python::python_kind_count());
+  const python::KindId comment_kind = python::python_kind_id("comment");
+  std::vector<TextRange> comments;
   for (const auto& check : checks) {
     for (std::string_view kind : check->node_kinds()) dispatch[python::python_kind_id(kind)].push_back(check.get());
   }
@@ -100,7 +156,9 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file) const {
   TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
   for (;;) {
     python::Node node(ts_tree_cursor_current_node(&cursor), file.text());
-    for (PythonCheck* check : dispatch[python::python_kind_id(node.symbol())]) check->visit(node, context);
+    python::KindId kind = python::python_kind_id(node.symbol());
+    for (PythonCheck* check : dispatch[kind]) check->visit(node, context);
+    if (kind == comment_kind && wants_comments) comments.push_back(node.range());
     if (ts_tree_cursor_goto_first_child(&cursor)) continue;
     bool advanced = false;
     while (!advanced) {
@@ -121,7 +179,8 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file) const {
                       file.text());
     return python::is_compat_guarded(node);
   });
-  sort_diagnostics(diagnostics);
+  Suppressions suppressions = Suppressions::parse(file, &comments);
+  finish_suppressions(file, suppressions, diagnostics);
   return diagnostics;
 }
 

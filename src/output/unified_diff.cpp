@@ -34,7 +34,9 @@ void write_unified_diff(const std::string& path, const std::string& before, cons
   dtl::Diff<std::string> diff(a, b);
   diff.compose();
   diff.composeUnifiedHunks();
-  out << "--- a/" << path << "\n+++ b/" << path << "\n";
+  // git-style prefixes; an absolute path keeps a single slash after them.
+  std::string shown = path.starts_with('/') ? path.substr(1) : path;
+  out << "--- a/" << shown << "\n+++ b/" << shown << "\n";
   diff.printUnifiedFormat(out);
 }
 

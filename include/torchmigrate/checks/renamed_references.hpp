@@ -15,6 +15,7 @@ namespace torchmigrate::checks {
 struct RenameTarget {
   std::string qualified_name;  // torch.export.export_for_inference
   std::string new_name;        // export_for_training
+  std::string suggestion;      // what the message tells users to write; new_name when empty
 };
 
 class RenamedReferencesCheck : public engine::PythonCheck {

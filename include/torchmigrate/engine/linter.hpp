@@ -11,6 +11,7 @@
 #include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/python_check.hpp"
 #include "torchmigrate/engine/settings.hpp"
+#include "torchmigrate/engine/suppressions.hpp"
 
 namespace torchmigrate::engine {
 
@@ -28,6 +29,7 @@ class Linter {
  private:
   [[nodiscard]] std::vector<Diagnostic> lint_python(const SourceFile& file) const;
   [[nodiscard]] std::vector<Diagnostic> lint_other(const SourceFile& file, RuleLanguage language) const;
+  void finish_suppressions(const SourceFile& file, Suppressions& suppressions, std::vector<Diagnostic>& diagnostics) const;
 
   const Catalog& catalog_;
   const CheckRegistry& registry_;
@@ -35,7 +37,11 @@ class Linter {
   std::vector<const RuleSpec*> python_rules_;
   std::vector<const RuleSpec*> cxx_rules_;
   std::vector<const RuleSpec*> build_rules_;
+  const RuleSpec* unused_suppression_rule_ = nullptr;
 };
+
+// The catalog family of TM001, which the linter implements itself.
+inline constexpr const char* kUnusedSuppressionFamily = "unused-suppression";
 
 void sort_diagnostics(std::vector<Diagnostic>& diagnostics);
 

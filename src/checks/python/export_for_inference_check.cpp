@@ -21,7 +21,7 @@ class ExportForInferenceCheck final : public RenamedReferencesCheck {
   static std::vector<RenameTarget> read_targets(const engine::RuleSpec& rule) {
     Params params(rule);
     std::vector<RenameTarget> targets;
-    for (const std::string& name : params.strings("callees")) targets.push_back({name, params.string("new_name")});
+    for (const std::string& name : params.strings("callees")) targets.push_back({name, params.string("new_name"), {}});
     params.finish();
     return targets;
   }

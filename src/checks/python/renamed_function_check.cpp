@@ -31,8 +31,10 @@ class RenamedFunctionCheck final : public RenamedReferencesCheck {
     Params params(rule);
     std::vector<RenameTarget> targets;
     for (const Params& rename : params.objects("renames")) {
-      targets.push_back({rename.string("from"), rename.string("to")});
-      negate_.push_back(rename.boolean("negate", false));
+      bool negate = rename.boolean("negate", false);
+      std::string to = rename.string("to");
+      targets.push_back({rename.string("from"), to, negate ? "not " + to + "(...)" : to + "(...)"});
+      negate_.push_back(negate);
       rename.finish();
     }
     params.finish();

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// Small questions about functions and builtins shared by the bespoke Python checks: which
+// def or lambda encloses a node, whether a name is one of its parameters, whether a name is
+// the unshadowed builtin.
+#pragma once
+
+#include <string_view>
+
+#include "torchmigrate/python/semantic_model.hpp"
+
+namespace torchmigrate::checks {
+
+// The nearest enclosing `function_definition` or `lambda` (a null node at module level).
+python::Node enclosing_function(python::Node node);
+// True when `identifier` refers, at its position, to a parameter of `function`.
+bool is_parameter_of(const python::SemanticModel& model, python::Node identifier, python::Node function);
+// The parameter node at `index` of a def or lambda (a null node when there is none).
+python::Node parameter_at(python::Node function, uint32_t index);
+// True when `expression` is the builtin `name` (unshadowed `name` or `builtins.name`).
+bool is_builtin(const python::SemanticModel& model, python::Node expression, std::string_view name);
+// `((x))` -> `x`.
+python::Node strip_parentheses(python::Node expression);
+
+}  // namespace torchmigrate::checks

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+// Configuration files: `[tool.torchmigrate]` in pyproject.toml, `torchmigrate.toml` or
+// `.torchmigrate.toml`. Read into a plain struct (strictly: unknown keys and bad values are
+// errors naming the file, the key and the valid choices), then resolved per checked file.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "torchmigrate/core/source_file.hpp"
+#include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/glob.hpp"
+#include "torchmigrate/engine/settings.hpp"
+
+namespace torchmigrate::engine {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One configuration file as written.
+struct ConfigFile {
+  std::filesystem::path path;  // the file
+  std::filesystem::path root;  // its directory; globs are relative to it
+  std::optional<std::vector<std::string>> select;
+  std::vector<std::string> extend_select;
+  std::vector<std::string> ignore;
+  std::vector<std::pair<std::string, std::vector<std::string>>> per_file_ignores;
+  std::optional<std::vector<std::string>> exclude;
+  std::vector<std::string> extend_exclude;
+  std::map<std::string, Language> extensions;  // "pyw" -> Python
+  std::optional<std::string> min_torch;
+  std::map<std::string, FixPolicy> policy;     // by code, "ALL" for every rule
+  std::optional<bool> respect_gitignore;
+  std::optional<std::string> output_format;
+  std::optional<std::string> cache_dir;
+};
+
+// Reads `path`; nullopt for a pyproject.toml without [tool.torchmigrate]. Throws ConfigError.
+std::optional<ConfigFile> read_config_file(const std::filesystem::path& path, const Catalog& catalog);
+// The configuration file that applies to files in `directory`: the nearest one above it.
+std::optional<std::filesystem::path> find_config_file(const std::filesystem::path& directory);
+
+// What the command line says; it overrides the configuration files.
+struct CliOverrides {
+  std::vector<std::string> select, extend_select, ignore;
+  std::optional<std::string> min_torch;
+  std::map<std::string, FixPolicy> policy;
+  bool unsafe_fixes = false;
+  std::optional<bool> respect_gitignore;
+  std::vector<std::string> extend_exclude;
+};
+
+// A configuration file applied to the command line: what one group of files is checked with.
+struct ResolvedConfig {
+  std::optional<std::filesystem::path> source;  // the config file, if any
+  std::filesystem::path root;                    // directory for globs (config dir or cwd)
+  Settings settings;
+  GlobSet exclude;
+  std::vector<std::pair<GlobSet, std::vector<std::string>>> per_file_ignores;
+  std::map<std::string, Language> extensions;
+  bool respect_gitignore = true;
+  std::optional<std::string> output_format;
+  std::optional<std::string> cache_dir;
+
+  // Codes ignored for this file by per-file-ignores (prefixes allowed).
+  [[nodiscard]] std::vector<std::string> ignored_for(const std::filesystem::path& file) const;
+  [[nodiscard]] bool excluded(const std::filesystem::path& path) const;
+  [[nodiscard]] Language language_for(const std::filesystem::path& path) const;
+};
+
+// Resolves the configuration of each checked file, reading each file once.
+class ConfigResolver {
+ public:
+  // `explicit_config` is `--config PATH`; `isolated` ignores every configuration file.
+  ConfigResolver(const Catalog& catalog, CliOverrides overrides, std::optional<std::filesystem::path> explicit_config,
+                 bool isolated);
+
+  // Throws ConfigError for a bad file.
+  const ResolvedConfig& for_path(const std::filesystem::path& path);
+  // Every configuration resolved so far (stable addresses).
+  [[nodiscard]] std::vector<const ResolvedConfig*> resolved() const;
+
+ private:
+  const ResolvedConfig& resolve(const std::optional<std::filesystem::path>& config_path);
+
+  const Catalog& catalog_;
+  CliOverrides overrides_;
+  std::optional<std::filesystem::path> explicit_config_;
+  bool isolated_;
+  std::mutex mutex_;
+  std::map<std::filesystem::path, std::optional<std::filesystem::path>> directory_cache_;
+  std::map<std::string, std::unique_ptr<ResolvedConfig>> configs_;  // by config path ("" = none)
+};
+
+}  // namespace torchmigrate::engine

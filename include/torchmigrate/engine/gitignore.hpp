@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// Asks git (through libgit2) whether a path is ignored by the .gitignore files, the
+// repository's info/exclude and the user's core.excludesFile, exactly as git would.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+
+struct git_repository;
+
+namespace torchmigrate::engine {
+
+class GitIgnore {
+ public:
+  GitIgnore();
+  ~GitIgnore();
+  GitIgnore(const GitIgnore&) = delete;
+  GitIgnore& operator=(const GitIgnore&) = delete;
+
+  // False outside a git repository. Not thread-safe: discovery is single-threaded.
+  bool is_ignored(const std::filesystem::path& path);
+
+ private:
+  struct RepositoryDeleter {
+    void operator()(git_repository* repository) const;
+  };
+  using Repository = std::unique_ptr<git_repository, RepositoryDeleter>;
+  git_repository* repository_for(const std::filesystem::path& directory, std::filesystem::path& workdir);
+
+  std::map<std::filesystem::path, std::pair<git_repository*, std::filesystem::path>> by_directory_;
+  std::map<std::filesystem::path, Repository> repositories_;  // by work directory
+};
+
+}  // namespace torchmigrate::engine

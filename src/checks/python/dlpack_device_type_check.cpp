@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// TM109: `DLDeviceType.kDLGPU` / `.kDLCPUPinned` were renamed without an alias; the enum
+// called with the member's value (`DLDeviceType(2)`) names the same member on every version.
+#include "torchmigrate/checks/python_checks.hpp"
+
+#include <map>
+
+#include "torchmigrate/checks/params.hpp"
+
+namespace torchmigrate::checks {
+namespace {
+
+using python::Node;
+
+class DlpackDeviceTypeCheck final : public engine::PythonCheck {
+ public:
+  explicit DlpackDeviceTypeCheck(const engine::RuleSpec& rule) : PythonCheck(rule) {
+    Params params(rule);
+    enum_name_ = params.string("enum");
+    for (const Params& member : params.objects("members")) {
+      members_[member.string("name")] = {member.string("new_name"), std::to_string(member.integer("value"))};
+      member.finish();
+    }
+    params.finish();
+  }
+
+  [[nodiscard]] std::vector<std::string_view> node_kinds() const override { return {"attribute"}; }
+
+  void visit(Node attribute, engine::PythonCheckContext& context) override {
+    auto member = members_.find(std::string(attribute.field("attribute").text()));
+    if (member == members_.end()) return;
+    Node enumeration = attribute.field("object");
+    std::optional<std::string> resolved = context.model().resolve(enumeration);
+    if (!resolved || *resolved != enum_name_) return;
+    const auto& [new_name, value] = member->second;
+    std::string replacement = std::string(enumeration.text()) + "(" + value + ")";
+    Diagnostic& diagnostic = context.report(
+        rule(), attribute.range(), {{"old", member->first}, {"new", new_name}, {"value", value}});
+    Fix fix;
+    fix.title = "Replace with `" + replacement + "`";
+    fix.edits.push_back(Edit::replace(attribute.range(), replacement));
+    fix.applicability = Applicability::Safe;
+    fix.compat = rule().fix_compat;
+    diagnostic.fixes.push_back(std::move(fix));
+  }
+
+ private:
+  std::string enum_name_;
+  std::map<std::string, std::pair<std::string, std::string>> members_;  // old -> (new, value)
+};
+
+}  // namespace
+
+std::unique_ptr<engine::PythonCheck> make_dlpack_device_type_check(const engine::RuleSpec& rule) {
+  return std::make_unique<DlpackDeviceTypeCheck>(rule);
+}
+
+}  // namespace torchmigrate::checks

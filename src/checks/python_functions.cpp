@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/checks/python_functions.hpp"
+
+namespace torchmigrate::checks {
+
+using python::Node;
+
+Node enclosing_function(Node node) {
+  for (Node parent = node.parent(); parent; parent = parent.parent()) {
+    if (parent.kind() == "function_definition" || parent.kind() == "lambda") return parent;
+  }
+  return {};
+}
+
+bool is_parameter_of(const python::SemanticModel& model, Node identifier, Node function) {
+  if (!identifier || identifier.kind() != "identifier" || !function) return false;
+  Node parameters = function.field("parameters");
+  if (!parameters) return false;
+  const python::Binding* binding = model.lookup(identifier.text(), identifier);
+  return binding != nullptr && binding->kind == python::BindingKind::Local && binding->node.parent() == parameters;
+}
+
+Node parameter_at(Node function, uint32_t index) {
+  Node parameters = function ? function.field("parameters") : Node();
+  if (!parameters || index >= parameters.named_child_count()) return {};
+  return parameters.named_child(index);
+}
+
+bool is_builtin(const python::SemanticModel& model, Node expression, std::string_view name) {
+  expression = strip_parentheses(expression);
+  if (!expression) return false;
+  if (expression.kind() == "identifier") {
+    return expression.text() == name && model.lookup(name, expression) == nullptr;
+  }
+  if (expression.kind() == "attribute") {
+    std::optional<std::string> resolved = model.resolve(expression);
+    return resolved && *resolved == "builtins." + std::string(name);
+  }
+  return false;
+}
+
+Node strip_parentheses(Node expression) {
+  while (expression && expression.kind() == "parenthesized_expression" && expression.named_child_count() == 1) {
+    expression = expression.named_child(0);
+  }
+  return expression;
+}
+
+}  // namespace torchmigrate::checks

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/engine/baseline.hpp"
+
+#include <git2.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+namespace torchmigrate::engine {
+namespace {
+
+// SHA-1 through libgit2 (already linked for globs and .gitignore): stable across platforms.
+std::string sha1(const std::string& data) {
+  static std::once_flag once;
+  std::call_once(once, [] { git_libgit2_init(); });
+  git_oid oid;
+  git_odb_hash(&oid, data.data(), data.size(), GIT_OBJECT_BLOB);
+  char hex[GIT_OID_HEXSZ + 1] = {};
+  git_oid_tostr(hex, sizeof hex, &oid);
+  return hex;
+}
+
+std::string normalised(std::string_view text) {
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out.substr(0, 200);
+}
+
+size_t indentation(std::string_view line) { return line.find_first_not_of(" \t"); }
+
+// `Class.method` around `offset`, from indentation: cheap, language-agnostic enough for Python,
+// and stable when lines move.
+std::string enclosing_scope(const SourceFile& file, uint32_t offset) {
+  if (file.language() != Language::Python) return {};
+  uint32_t line = file.lines().line_of(offset);
+  std::string_view here = file.slice(file.lines().line_range(line, file.text()));
+  size_t limit = indentation(here) == std::string_view::npos ? 0 : indentation(here);
+  std::vector<std::string> names;
+  for (uint32_t l = line; l-- > 0 && limit > 0;) {
+    std::string_view text = file.slice(file.lines().line_range(l, file.text()));
+    size_t indent = indentation(text);
+    if (indent == std::string_view::npos || indent >= limit) continue;
+    std::string_view rest = text.substr(indent);
+    if (rest.starts_with("async ")) rest.remove_prefix(6);
+    for (std::string_view keyword : {"def ", "class "}) {
+      if (rest.starts_with(keyword)) {
+        rest.remove_prefix(keyword.size());
+        names.emplace_back(rest.substr(0, rest.find_first_of("(:[ ")));
+        limit = indent;
+      }
+    }
+  }
+  std::string scope;
+  for (auto it = names.rbegin(); it != names.rend(); ++it) scope += (scope.empty() ? "" : ".") + *it;
+  return scope;
+}
+
+}  // namespace
+
+bool baselinable(std::string_view code) { return !code.starts_with("TM1") && !code.starts_with("TM9"); }
+
+std::string fingerprint(const SourceFile& file, const Diagnostic& diagnostic) {
+  std::string path = file.path();
+  std::replace(path.begin(), path.end(), '\\', '/');
+  if (path.starts_with("./")) path.erase(0, 2);
+  return sha1(diagnostic.code + '\0' + path + '\0' + normalised(file.slice(diagnostic.range)) + '\0' +
+              enclosing_scope(file, diagnostic.range.start));
+}
+
+Baseline Baseline::load(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw BaselineError(path.string() + ": cannot read the baseline file");
+  Baseline baseline;
+  try {
+    nlohmann::json json = nlohmann::json::parse(in);
+    if (json.value("version", 0) != 1 || !json.contains("findings") || !json["findings"].is_array()) {
+      throw BaselineError(path.string() + ": not a torchmigrate baseline (version 1); write one with --write-baseline");
+    }
+    for (const nlohmann::json& finding : json["findings"]) {
+      baseline.remaining_[finding.at("fingerprint").get<std::string>()] += finding.value("count", size_t{1});
+    }
+  } catch (const nlohmann::json::exception& error) {
+    throw BaselineError(path.string() + ": malformed baseline: " + error.what());
+  }
+  return baseline;
+}
+
+void Baseline::write(const std::filesystem::path& path,
+                     const std::vector<std::pair<const SourceFile*, std::vector<Diagnostic>>>& findings) {
+  std::map<std::string, nlohmann::json> entries;  // sorted by fingerprint: stable diffs
+  for (const auto& [file, diagnostics] : findings) {
+    for (const Diagnostic& diagnostic : diagnostics) {
+      if (!baselinable(diagnostic.code)) continue;
+      std::string key = fingerprint(*file, diagnostic);
+      auto [it, inserted] = entries.emplace(key, nlohmann::json{{"fingerprint", key},
+                                                                {"code", diagnostic.code},
+                                                                {"path", file->path()},
+                                                                {"message", diagnostic.message},
+                                                                {"count", 0}});
+      it->second["count"] = it->second["count"].get<size_t>() + 1;
+    }
+  }
+  nlohmann::json findings_json = nlohmann::json::array();
+  for (auto& [key, entry] : entries) findings_json.push_back(std::move(entry));
+  nlohmann::json document{{"version", 1}, {"tool", "torchmigrate"}, {"findings", findings_json}};
+  std::filesystem::path temp = path;
+  temp += ".tmp";
+  {
+    std::ofstream out(temp);
+    if (!out) throw BaselineError(path.string() + ": cannot write the baseline file");
+    out << document.dump(2) << '\n';
+  }
+  std::error_code error;
+  std::filesystem::rename(temp, path, error);
+  if (error) throw BaselineError(path.string() + ": cannot write the baseline file: " + error.message());
+}
+
+size_t Baseline::filter(const SourceFile& file, std::vector<Diagnostic>& diagnostics) {
+  size_t hidden = 0;
+  std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
+    if (!baselinable(diagnostic.code)) return false;
+    auto it = remaining_.find(fingerprint(file, diagnostic));
+    if (it == remaining_.end() || it->second == 0) return false;
+    --it->second;
+    ++hidden;
+    return true;
+  });
+  return hidden;
+}
+
+}  // namespace torchmigrate::engine

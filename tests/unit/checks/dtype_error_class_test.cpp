@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// TM203: which exact type tests are rewritten, and how negations are parenthesised.
+#include <catch2/catch.hpp>
+
+#include "torchmigrate/checks/registry.hpp"
+#include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/engine/linter.hpp"
+
+using namespace torchmigrate;
+
+namespace {
+
+engine::Linter linter_for(const std::string& code, bool unsafe = false) {
+  engine::Settings settings;
+  settings.selection.select = {code};
+  settings.unsafe_fixes = unsafe;
+  return engine::Linter(engine::Catalog::builtin(), checks::builtin_registry(), settings);
+}
+
+size_t count(const std::string& code, const std::string& source) {
+  SourceFile file("t.py", source, Language::Python);
+  return linter_for(code).lint(file).size();
+}
+
+std::string fixed(const std::string& code, const std::string& source) {
+  SourceFile file("t.py", source, Language::Python);
+  return engine::fix_file(linter_for(code), file).text;
+}
+
+// A handler of a try that calls torch, with `test` as its only statement.
+std::string in_handler(const std::string& test, const std::string& caught = "RuntimeError") {
+  return "import torch\ntry:\n    torch.ones(1)\nexcept " + caught + " as e:\n    " + test + "\n";
+}
+
+}  // namespace
+
+TEST_CASE("TM203 rewrites exact type tests to isinstance") {
+  CHECK(fixed("TM203", in_handler("ok = type(e) is RuntimeError")) == in_handler("ok = isinstance(e, RuntimeError)"));
+  CHECK(fixed("TM203", in_handler("ok = RuntimeError is type(e)")) == in_handler("ok = isinstance(e, RuntimeError)"));
+  CHECK(fixed("TM203", in_handler("ok = type(e) in {RuntimeError}")) == in_handler("ok = isinstance(e, RuntimeError)"));
+  CHECK(fixed("TM203", in_handler("ok = type(e) in [KeyError, RuntimeError]")) ==
+        in_handler("ok = isinstance(e, (KeyError, RuntimeError))"));
+}
+
+TEST_CASE("TM203 keeps negations valid wherever the comparison stood") {
+  CHECK(fixed("TM203", in_handler("ok = type(e) is not RuntimeError")) == in_handler("ok = not isinstance(e, RuntimeError)"));
+  CHECK(fixed("TM203", in_handler("ok = a and type(e) != RuntimeError")) ==
+        in_handler("ok = a and not isinstance(e, RuntimeError)"));
+  CHECK(fixed("TM203", in_handler("ok = [type(e) not in (RuntimeError,)]")) ==
+        in_handler("ok = [not isinstance(e, RuntimeError)]"));
+  // Operand of `+` or subscript: `not` needs parentheses there.
+  CHECK(fixed("TM203", in_handler("ok = 1 + (type(e) != RuntimeError)")) ==
+        in_handler("ok = 1 + (not isinstance(e, RuntimeError))"));
+  CHECK(fixed("TM203", in_handler("ok = f(x=type(e) is not RuntimeError)")) ==
+        in_handler("ok = f(x=not isinstance(e, RuntimeError))"));
+}
+
+TEST_CASE("TM203 leaves alone what keeps working or is not the caught exception") {
+  CHECK(count("TM203", in_handler("ok = isinstance(e, RuntimeError)")) == 0);
+  CHECK(count("TM203", in_handler("ok = type(e) is ValueError")) == 0);
+  CHECK(count("TM203", in_handler("ok = type(e) is RuntimeError is True")) == 0);  // chained
+  CHECK(count("TM203", in_handler("ok = type(e).__name__ is 'RuntimeError'")) == 0);
+  CHECK(count("TM203", in_handler("ok = type(e, x) is RuntimeError")) == 0);
+  CHECK(count("TM203", in_handler("ok = type(e) in (RuntimeError, *others)")) == 0);
+  CHECK(count("TM203", in_handler("ok = type(other) is RuntimeError")) == 0);
+  // The try body must call torch.
+  CHECK(count("TM203", "try:\n    f()\nexcept RuntimeError as e:\n    ok = type(e) is RuntimeError\n") == 0);
+}
+
+TEST_CASE("TM203 handler order: only a NotImplementedError handler that now wins") {
+  auto source = [](const std::string& first, const std::string& second) {
+    return "import torch\ntry:\n    torch.ones(1)\nexcept " + first + ":\n    pass\nexcept " + second + ":\n    pass\n";
+  };
+  CHECK(count("TM203", source("NotImplementedError", "RuntimeError")) == 1);
+  CHECK(count("TM203", source("NotImplementedError as error", "(KeyError, RuntimeError)")) == 1);
+  CHECK(count("TM203", source("RuntimeError", "NotImplementedError")) == 0);
+  CHECK(count("TM203", source("NotImplementedError", "KeyError")) == 0);
+  CHECK(count("TM203", source("(NotImplementedError, RuntimeError)", "KeyError")) == 0);
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "torchmigrate/engine/config.hpp"
+
+using namespace torchmigrate;
+using namespace torchmigrate::engine;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("torchmigrate-config-" + std::to_string(::getpid()) + "-" +
+                                        std::to_string(reinterpret_cast<uintptr_t>(this)));
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  fs::path write(const std::string& relative, const std::string& text) const {
+    fs::path file = path / relative;
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+    return file;
+  }
+};
+
+std::string error_of(const fs::path& file) {
+  try {
+    read_config_file(file, Catalog::builtin());
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("every key is read from torchmigrate.toml") {
+  TempDir dir;
+  fs::path file = dir.write("torchmigrate.toml", R"(
+select = ["TM1", "TM2"]
+extend-select = ["TM001"]
+ignore = ["TM204"]
+exclude = ["third_party"]
+extend-exclude = ["generated/*.py"]
+min-torch = "2.8"
+policy = { TM201 = "adopt-new" }
+respect-gitignore = false
+output-format = "json"
+cache-dir = ".cache/torchmigrate"
+[per-file-ignores]
+"tests/*.py" = ["TM2"]
+[extension]
+pyw = "python"
+)");
+  std::optional<ConfigFile> config = read_config_file(file, Catalog::builtin());
+  REQUIRE(config);
+  CHECK(config->select == std::vector<std::string>{"TM1", "TM2"});
+  CHECK(config->extend_select == std::vector<std::string>{"TM001"});
+  CHECK(config->ignore == std::vector<std::string>{"TM204"});
+  CHECK(config->min_torch == "2.8");
+  CHECK(config->policy.at("TM201") == FixPolicy::AdoptNew);
+  CHECK(config->respect_gitignore == false);
+  CHECK(config->output_format == "json");
+  REQUIRE(config->per_file_ignores.size() == 1);
+  CHECK(config->per_file_ignores[0].first == "tests/*.py");
+  CHECK(config->extensions.at("pyw") == Language::Python);
+}
+
+TEST_CASE("errors name the file, the key and the valid choices") {
+  TempDir dir;
+  CHECK_THAT(error_of(dir.write("a/torchmigrate.toml", "selekt = [\"TM1\"]\n")),
+             Catch::Contains("torchmigrate.toml: unknown key `selekt`; valid keys: cache-dir"));
+  CHECK_THAT(error_of(dir.write("b/torchmigrate.toml", "select = [\"TM9\"]\n")),
+             Catch::Contains("`select` has an unknown rule selector `TM9`"));
+  CHECK_THAT(error_of(dir.write("c/torchmigrate.toml", "policy = \"newest\"\n")),
+             Catch::Contains("`policy` invalid policy `newest`; expected keep-old or adopt-new"));
+  CHECK_THAT(error_of(dir.write("d/torchmigrate.toml", "output-format = \"xml\"\n")),
+             Catch::Contains("expected one of: concise, full, json"));
+  CHECK_THAT(error_of(dir.write("e/torchmigrate.toml", "min-torch = 2.8\n")), Catch::Contains("`min-torch` must be a string"));
+  CHECK_THAT(error_of(dir.write("f/torchmigrate.toml", "select = [\n")), Catch::Contains("invalid TOML"));
+  CHECK_THAT(error_of(dir.write("g/pyproject.toml", "[tool.torchmigrate]\nfoo = 1\n")),
+             Catch::Contains("pyproject.toml [tool.torchmigrate]: unknown key `foo`"));
+  CHECK_THAT(error_of(dir.write("h/torchmigrate.toml", "policy = { TM101 = \"adopt-new\" }\n")),
+             Catch::Contains("not a rule with a keep-old/adopt-new choice"));
+}
+
+TEST_CASE("the nearest configuration above a file applies; pyproject needs the tool section") {
+  TempDir dir;
+  dir.write("pyproject.toml", "[tool.torchmigrate]\nselect = [\"TM1\"]\n");
+  dir.write("service/pyproject.toml", "[project]\nname = \"service\"\n");
+  dir.write("service/torchmigrate.toml", "select = [\"TM2\"]\n");
+  dir.write("service/sub/.torchmigrate.toml", "select = [\"TM3\"]\n");
+  dir.write("service/sub/torchmigrate.toml", "select = [\"TM4\"]\n");
+  dir.write("lib/pyproject.toml", "[project]\nname = \"lib\"\n");
+  CHECK(find_config_file(dir.path / "pkg") == dir.path / "pyproject.toml");
+  CHECK(find_config_file(dir.path / "lib") == dir.path / "pyproject.toml");
+  CHECK(find_config_file(dir.path / "service") == dir.path / "service" / "torchmigrate.toml");
+  CHECK(find_config_file(dir.path / "service/sub") == dir.path / "service/sub/.torchmigrate.toml");
+
+  ConfigResolver resolver(Catalog::builtin(), {}, std::nullopt, false);
+  CHECK(resolver.for_path(dir.write("service/m.py", "")).settings.selection.select == std::vector<std::string>{"TM2"});
+  CHECK(resolver.for_path(dir.write("lib/m.py", "")).settings.selection.select == std::vector<std::string>{"TM1"});
+}
+
+TEST_CASE("command-line options override the file; --config and --isolated pick the source") {
+  TempDir dir;
+  dir.write("torchmigrate.toml", "select = [\"TM1\"]\nignore = [\"TM102\"]\nmin-torch = \"2.8\"\n");
+  fs::path file = dir.write("m.py", "");
+  CliOverrides cli;
+  cli.select = {"TM2"};
+  cli.ignore = {"TM202"};
+  ConfigResolver resolver(Catalog::builtin(), cli, std::nullopt, false);
+  const ResolvedConfig& resolved = resolver.for_path(file);
+  CHECK(resolved.settings.selection.select == std::vector<std::string>{"TM2"});
+  CHECK(resolved.settings.selection.ignore == std::vector<std::string>{"TM102", "TM202"});
+  CHECK(resolved.settings.min_torch == TorchVersion{2, 8});
+
+  ConfigResolver isolated(Catalog::builtin(), {}, std::nullopt, true);
+  CHECK(isolated.for_path(file).settings.selection.select.empty());
+  CHECK_FALSE(isolated.for_path(file).source.has_value());
+
+  fs::path other = dir.write("elsewhere/custom.toml", "select = [\"TM3\"]\n");
+  ConfigResolver explicit_config(Catalog::builtin(), {}, other, false);
+  CHECK(explicit_config.for_path(file).settings.selection.select == std::vector<std::string>{"TM3"});
+}
+
+TEST_CASE("per-file ignores and excludes match globs relative to the config file") {
+  TempDir dir;
+  dir.write("torchmigrate.toml",
+            "exclude = [\"vendored\", \"gen/**/*.py\"]\n[per-file-ignores]\n\"tests/**\" = [\"TM2\"]\n\"conftest.py\" = [\"TM101\"]\n");
+  ConfigResolver resolver(Catalog::builtin(), {}, std::nullopt, false);
+  const ResolvedConfig& resolved = resolver.for_path(dir.write("tests/unit/test_a.py", ""));
+  CHECK(resolved.ignored_for(dir.path / "tests/unit/test_a.py") == std::vector<std::string>{"TM2"});
+  CHECK(resolved.ignored_for(dir.path / "src/conftest.py") == std::vector<std::string>{"TM101"});
+  CHECK(resolved.ignored_for(dir.path / "src/a.py").empty());
+  CHECK(resolved.excluded(dir.path / "vendored"));
+  CHECK(resolved.excluded(dir.path / "src/vendored/x.py"));
+  CHECK(resolved.excluded(dir.path / "gen/a/b.py"));
+  CHECK_FALSE(resolved.excluded(dir.path / "src/gen.py"));
+}
