@@ -85,11 +85,16 @@ bool is_file_problem(const Diagnostic& diagnostic) {
 
 std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<DiscoveredFile>& files, FixMode mode,
                                      unsigned jobs) {
+  return run_session([&](const DiscoveredFile&) -> const Linter& { return linter; }, files, mode, jobs);
+}
+
+std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vector<DiscoveredFile>& files,
+                                     FixMode mode, unsigned jobs) {
   std::vector<FileOutcome> outcomes(files.size());
   parallel_for(files.size(), jobs, [&](size_t i) {
     // One bad file never stops a run (and an exception must not escape a worker thread).
     try {
-      outcomes[i] = process(linter, files[i], mode);
+      outcomes[i] = process(linter_for(files[i]), files[i], mode);
     } catch (const std::exception& error) {
       FileOutcome failed;
       failed.source = std::make_shared<SourceFile>(files[i].path.string(), "", files[i].language);

@@ -3,6 +3,7 @@
 // file's outcome depends only on that file, so the result is the same for any thread count.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,11 @@ struct FileOutcome {
 
 std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<DiscoveredFile>& files, FixMode mode,
                                      unsigned jobs);
+// For runs whose settings differ per file (configuration files in subdirectories): the linter
+// for each file. Called from worker threads, so it must be thread-safe.
+using LinterFor = std::function<const Linter&(const DiscoveredFile&)>;
+std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vector<DiscoveredFile>& files,
+                                     FixMode mode, unsigned jobs);
 
 // True for the diagnostics that say a file could not be read, checked, fixed or written.
 bool is_file_problem(const Diagnostic& diagnostic);
