@@ -2,9 +2,14 @@
 // `torchmigrate check`: builds settings from the flags, runs the session, prints the report
 // or the diff, and turns the result into the exit code.
 #include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <stdexcept>
+#include <system_error>
 
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/cli/commands.hpp"
@@ -12,7 +17,9 @@
 #include "torchmigrate/engine/discovery.hpp"
 #include "torchmigrate/engine/linter.hpp"
 #include "torchmigrate/engine/parallel.hpp"
+#include "torchmigrate/engine/project_facts.hpp"
 #include "torchmigrate/engine/session.hpp"
+#include "torchmigrate/engine/torch_range.hpp"
 #include "torchmigrate/output/report.hpp"
 #include "torchmigrate/output/unified_diff.hpp"
 
@@ -26,7 +33,8 @@ engine::Settings settings_from(const CheckOptions& options, const engine::Catalo
   }
   settings.selection = {options.select, options.extend_select, options.ignore};
   settings.unsafe_fixes = options.unsafe_fixes;
-  if (!options.min_torch.empty()) settings.min_torch = engine::TorchVersion::parse(options.min_torch);
+  // The torch range itself is resolved in run_check, once the checked paths are known.
+  if (!options.min_torch.empty()) engine::TorchVersion::parse(options.min_torch);
   for (const std::string& entry : options.policies) {
     size_t equals = entry.find('=');
     std::string code = equals == std::string::npos ? "ALL" : entry.substr(0, equals);
@@ -85,6 +93,21 @@ void print_fix_list(const std::vector<engine::FileOutcome>& outcomes, const engi
   out << '\n';
 }
 
+// Opens --output-file for writing, creating its parent directories; returns an error message.
+std::string open_output_file(const std::string& path, std::ofstream& file) {
+  namespace fs = std::filesystem;
+  fs::path parent = fs::path(path).parent_path();
+  std::error_code error;
+  if (!parent.empty()) fs::create_directories(parent, error);
+  if (error) return "cannot create the directory of `" + path + "`: " + error.message();
+  errno = 0;
+  file.open(path, std::ios::binary | std::ios::trunc);
+  if (!file) {
+    return "cannot write `" + path + "`" + (errno != 0 ? ": " + std::generic_category().message(errno) : std::string());
+  }
+  return {};
+}
+
 }  // namespace
 
 void add_check_options(CLI::App& command, CheckOptions& options) {
@@ -100,8 +123,12 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_flag("--fix-only", options.fix_only, "Apply fixes without reporting the findings that remain");
   command.add_flag("--show-fixes", options.show_fixes, "List the fixes applied, per file and rule");
   command.add_flag("--exit-zero", options.exit_zero, "Exit 0 even when findings remain");
-  command.add_option("--output-format", options.output_format, "concise, full or json")
-      ->check(CLI::IsMember({"concise", "full", "json"}));
+  command.add_flag("--exit-non-zero-on-fix", options.exit_non_zero_on_fix,
+                   "Exit 1 if any fix was applied, even when no finding remains");
+  command.add_option("--output-format", options.output_format, "Report format (default: concise)")
+      ->check(CLI::IsMember(output::format_names()));
+  command.add_option("-o,--output-file", options.output_file, "Write the report to this file instead of stdout");
+  command.add_flag("--statistics", options.statistics, "Print the number of findings per rule instead of the findings");
   command.add_option("--policy", options.policies,
                      "For changed defaults: CODE=keep-old|adopt-new (or just keep-old|adopt-new for all)");
   command.add_option("--min-torch", options.min_torch, "Oldest torch version the project still supports (default 2.7)");
@@ -117,17 +144,49 @@ int run_check(const CheckOptions& options) {
     std::cerr << "torchmigrate: error: " << error.what() << '\n';
     return kExitUsage;
   }
+  // Opened before the run, so an unwritable path fails fast instead of after the work.
+  std::ofstream output_file;
+  if (!options.output_file.empty()) {
+    std::string error = open_output_file(options.output_file, output_file);
+    if (!error.empty()) {
+      std::cerr << "torchmigrate: error: " << error << '\n';
+      return kExitUsage;
+    }
+  }
+  std::ostream& out = options.output_file.empty() ? std::cout : output_file;
+  auto finish = [&](int exit_code) {
+    out.flush();
+    if (!options.output_file.empty()) {
+      output_file.close();
+      if (!output_file) {
+        std::cerr << "torchmigrate: error: cannot write `" << options.output_file << "`\n";
+        return kExitUsage;
+      }
+    }
+    return exit_code;
+  };
+
   std::vector<std::string> paths = options.paths.empty() ? std::vector<std::string>{"."} : options.paths;
-  engine::Discovery discovery = engine::discover(paths);
+  engine::Discovery discovery = engine::discover(paths, settings.build_extensions);
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
   for (const std::string& note : discovery.notes) std::cerr << "torchmigrate: note: " << note << '\n';
   if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
 
+  // --min-torch wins; otherwise the project's own pins say which torch must keep working.
+  std::optional<engine::TorchOverride> min_torch;
+  if (!options.min_torch.empty()) min_torch = engine::TorchOverride{options.min_torch, "--min-torch"};
+  engine::TorchRange range =
+      engine::resolve_torch_range(min_torch, std::vector<std::filesystem::path>(paths.begin(), paths.end()));
+  settings.min_torch = range.min_torch;
+  for (const std::string& note : range.notes) std::cerr << "torchmigrate: note: " << note << '\n';
+  if (options.output_format != "json") std::cerr << "torchmigrate: " << range.describe() << '\n';
+
+  unsigned jobs = options.jobs == 0 ? engine::default_jobs() : options.jobs;
+  settings.project_facts = engine::gather_project_facts(discovery.files, settings.build_extensions, jobs);
   engine::Linter linter(catalog, checks::builtin_registry(), settings);
   engine::FixMode mode = options.diff                        ? engine::FixMode::Diff
                          : options.fix || options.fix_only ? engine::FixMode::Apply
                                                              : engine::FixMode::Report;
-  unsigned jobs = options.jobs == 0 ? engine::default_jobs() : options.jobs;
   std::vector<engine::FileOutcome> outcomes = engine::run_session(linter, discovery.files, mode, jobs);
 
   if (mode == engine::FixMode::Diff) {
@@ -135,44 +194,55 @@ int run_check(const CheckOptions& options) {
     for (const engine::FileOutcome& outcome : outcomes) {
       if (!outcome.changed) continue;
       would_fix += outcome.applied.size();
-      output::write_unified_diff(outcome.source->path(), outcome.original_bytes, outcome.fixed_bytes, std::cout);
+      output::write_unified_diff(outcome.source->path(), outcome.original_bytes, outcome.fixed_bytes, out);
     }
     print_file_problems(outcomes, std::cerr);
     std::cerr << (would_fix == 0 ? std::string("No errors would be fixed")
                                  : "Would fix " + std::to_string(would_fix) + " error" + (would_fix == 1 ? "" : "s"))
               << ".\n";
-    return would_fix > 0 && !options.exit_zero ? kExitFindings : kExitClean;
+    return finish(would_fix > 0 && !options.exit_zero ? kExitFindings : kExitClean);
   }
 
-  bool json = options.output_format == "json";
-  if (options.show_fixes) print_fix_list(outcomes, catalog, json ? std::cerr : std::cout);
+  // The fix list is text: it goes with a text report, and to stderr beside a machine-readable one.
+  bool text_report = (options.output_format == "concise" || options.output_format == "full") && !options.statistics;
+  std::ostream& fix_list_out = text_report ? out : std::cerr;
+  if (options.show_fixes) print_fix_list(outcomes, catalog, fix_list_out);
 
   if (options.fix_only) {
     bool failed = print_file_problems(outcomes, std::cerr);
     size_t fixed = 0;
     for (const engine::FileOutcome& outcome : outcomes) fixed += outcome.applied.size();
     if (!options.show_fixes) {
-      (json ? std::cerr : std::cout) << (fixed == 0 ? std::string("No errors fixed")
-                                                    : "Fixed " + std::to_string(fixed) + " error" +
-                                                          (fixed == 1 ? "" : "s"))
-                                     << ".\n";
+      fix_list_out << (fixed == 0 ? std::string("No errors fixed")
+                                  : "Fixed " + std::to_string(fixed) + " error" + (fixed == 1 ? "" : "s"))
+                   << ".\n";
     }
     // Remaining findings do not fail --fix-only; a file that could not be fixed does.
-    return failed && !options.exit_zero ? kExitFindings : kExitClean;
+    failed = failed || (options.exit_non_zero_on_fix && fixed > 0);
+    return finish(failed && !options.exit_zero ? kExitFindings : kExitClean);
   }
 
   output::Report report;
   report.catalog = &catalog;
   report.settings = &linter.settings();
   report.fix_mode = mode == engine::FixMode::Apply;
+  std::error_code cwd_error;
+  report.root = std::filesystem::current_path(cwd_error).string();
   size_t remaining = 0;
   for (engine::FileOutcome& outcome : outcomes) {
     report.fixed += static_cast<int>(outcome.applied.size());
     remaining += outcome.diagnostics.size();
     if (!outcome.diagnostics.empty()) report.files.push_back({outcome.source, std::move(outcome.diagnostics)});
   }
-  output::write(output::parse_format(options.output_format), report, std::cout);
-  return remaining > 0 && !options.exit_zero ? kExitFindings : kExitClean;
+  output::Format format = output::parse_format(options.output_format);
+  if (options.statistics) {
+    output::write_statistics(format, report, out);
+  } else {
+    output::write(format, report, out);
+  }
+  // As in Ruff, --exit-zero wins over --exit-non-zero-on-fix.
+  bool failed = remaining > 0 || (options.exit_non_zero_on_fix && report.fixed > 0);
+  return finish(failed && !options.exit_zero ? kExitFindings : kExitClean);
 }
 
 }  // namespace torchmigrate::cli

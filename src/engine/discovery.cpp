@@ -16,7 +16,16 @@ namespace fs = std::filesystem;
 Language language_for(const fs::path& path) {
   std::string extension = path.extension().string();
   if (extension == ".py" || extension == ".pyi") return Language::Python;
+  // setup.py stays Python; the linter also runs the build rules on it.
+  if (buildfiles::kind_for(path) != buildfiles::FileKind::Unknown) return Language::BuildFile;
   return Language::Unknown;
+}
+
+Language language_for(const fs::path& path, const buildfiles::ExtraExtensions& build_extensions) {
+  Language language = language_for(path);
+  if (language != Language::Unknown) return language;
+  return buildfiles::kind_for(path, build_extensions) != buildfiles::FileKind::Unknown ? Language::BuildFile
+                                                                                       : Language::Unknown;
 }
 
 bool is_default_excluded(const std::string& name) {
@@ -45,10 +54,10 @@ struct Found {
 
 // A link met while walking `root`: its real file is checked when it lies inside the tree.
 void add_link(const fs::directory_entry& entry, const fs::path& root, const fs::path& real_root,
-              std::vector<Found>& found, Discovery& result) {
+              const buildfiles::ExtraExtensions& build_extensions, std::vector<Found>& found, Discovery& result) {
   std::error_code error;
   bool is_directory = fs::is_directory(entry.path(), error);
-  if (language_for(entry.path()) == Language::Unknown && !is_directory) return;
+  if (language_for(entry.path(), build_extensions) == Language::Unknown && !is_directory) return;
   fs::path real = fs::canonical(entry.path(), error);
   if (error) {
     if (!is_directory) result.notes.push_back(entry.path().string() + ": broken symbolic link; skipped");
@@ -72,14 +81,14 @@ void add_link(const fs::directory_entry& entry, const fs::path& root, const fs::
     }
     return;
   }
-  Language language = language_for(real);
-  if (language == Language::Unknown) language = language_for(entry.path());
+  Language language = language_for(real, build_extensions);
+  if (language == Language::Unknown) language = language_for(entry.path(), build_extensions);
   found.push_back({{(root / *relative).lexically_normal(), language}, real});
 }
 
 }  // namespace
 
-Discovery discover(const std::vector<std::string>& paths) {
+Discovery discover(const std::vector<std::string>& paths, const buildfiles::ExtraExtensions& build_extensions) {
   Discovery result;
   std::vector<Found> found;
   for (const std::string& argument : paths) {
@@ -97,7 +106,7 @@ Discovery discover(const std::vector<std::string>& paths) {
     }
     if (!fs::is_directory(status)) {
       // Named explicitly: checked even through a link.
-      found.push_back({{root, language_for(root)}, real_root});
+      found.push_back({{root, language_for(root, build_extensions)}, real_root});
       continue;
     }
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error);
@@ -112,7 +121,7 @@ Discovery discover(const std::vector<std::string>& paths) {
       }
       const fs::directory_entry& entry = *it;
       if (entry.is_symlink(error)) {
-        add_link(entry, root, real_root, found, result);
+        add_link(entry, root, real_root, build_extensions, found, result);
         continue;
       }
       if (entry.is_directory(error)) {
@@ -124,7 +133,7 @@ Discovery discover(const std::vector<std::string>& paths) {
         }
         continue;
       }
-      Language language = language_for(entry.path());
+      Language language = language_for(entry.path(), build_extensions);
       if (language != Language::Unknown && entry.is_regular_file(error)) {
         // No link was followed to get here, so the real path is the root's plus the relative part.
         fs::path relative = entry.path().lexically_relative(root);

@@ -2,6 +2,7 @@
 #include "torchmigrate/engine/linter.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "torchmigrate/python/compat_guards.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
@@ -59,7 +60,16 @@ Linter::Linter(const Catalog& catalog, const CheckRegistry& registry, Settings s
 
 std::vector<Diagnostic> Linter::lint(const SourceFile& file) const {
   switch (file.language()) {
-    case Language::Python: return lint_python(file);
+    case Language::Python: {
+      std::vector<Diagnostic> diagnostics = lint_python(file);
+      // setup.py belongs to two fronts: Python, and packaging (its install_requires).
+      if (std::filesystem::path(file.path()).filename() == "setup.py") {
+        std::vector<Diagnostic> build = lint_other(file, RuleLanguage::Build);
+        diagnostics.insert(diagnostics.end(), build.begin(), build.end());
+        sort_diagnostics(diagnostics);
+      }
+      return diagnostics;
+    }
     case Language::Cxx: return lint_other(file, RuleLanguage::Cxx);
     case Language::BuildFile: return lint_other(file, RuleLanguage::Build);
     case Language::Unknown: return {};

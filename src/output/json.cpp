@@ -30,29 +30,32 @@ nlohmann::json fix_json(const SourceFile& file, const Fix& fix, const engine::Se
 
 }  // namespace
 
+nlohmann::json finding_json(const Report& report, const SourceFile& file, const Diagnostic& diagnostic) {
+  const engine::RuleSpec* rule = report.catalog->find(diagnostic.code);
+  nlohmann::json entry{{"code", diagnostic.code},
+                       {"name", rule != nullptr ? rule->name : ""},
+                       {"message", diagnostic.message},
+                       {"severity", to_string(diagnostic.severity)},
+                       {"filename", file.path()},
+                       {"location", location(file, diagnostic.range.start)},
+                       {"end_location", location(file, diagnostic.range.end)},
+                       {"noqa_row", file.location(diagnostic.range.start).line}};
+  const Fix* chosen = engine::chosen_fix(diagnostic, *report.settings);
+  entry["fix"] = chosen != nullptr ? fix_json(file, *chosen, *report.settings) : nlohmann::json(nullptr);
+  nlohmann::json alternatives = nlohmann::json::array();
+  for (const Fix& fix : diagnostic.fixes) alternatives.push_back(fix_json(file, fix, *report.settings));
+  entry["fixes"] = alternatives;
+  return entry;
+}
+
 void write_json(const Report& report, std::ostream& out) {
   nlohmann::json findings_json = nlohmann::json::array();
   for (const FileFindings& findings : report.files) {
-    const SourceFile& file = *findings.file;
     for (const Diagnostic& diagnostic : findings.diagnostics) {
-      const engine::RuleSpec* rule = report.catalog->find(diagnostic.code);
-      nlohmann::json entry{{"code", diagnostic.code},
-                           {"name", rule != nullptr ? rule->name : ""},
-                           {"message", diagnostic.message},
-                           {"severity", to_string(diagnostic.severity)},
-                           {"filename", file.path()},
-                           {"location", location(file, diagnostic.range.start)},
-                           {"end_location", location(file, diagnostic.range.end)},
-                           {"noqa_row", file.location(diagnostic.range.start).line}};
-      const Fix* chosen = engine::chosen_fix(diagnostic, *report.settings);
-      entry["fix"] = chosen != nullptr ? fix_json(file, *chosen, *report.settings) : nlohmann::json(nullptr);
-      nlohmann::json alternatives = nlohmann::json::array();
-      for (const Fix& fix : diagnostic.fixes) alternatives.push_back(fix_json(file, fix, *report.settings));
-      entry["fixes"] = alternatives;
-      findings_json.push_back(std::move(entry));
+      findings_json.push_back(finding_json(report, *findings.file, diagnostic));
     }
   }
-  out << findings_json.dump(2) << '\n';
+  out << findings_json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 }  // namespace torchmigrate::output

@@ -1,17 +1,63 @@
 // SPDX-License-Identifier: MIT
+// Format names and dispatch, plus the helpers several formats share (summary, paths, names).
 #include "torchmigrate/output/report.hpp"
 
+#include <filesystem>
 #include <stdexcept>
+#include <utility>
 
 #include "torchmigrate/engine/fixer.hpp"
 
 namespace torchmigrate::output {
+namespace {
+
+const std::vector<std::pair<std::string, Format>>& formats() {
+  static const std::vector<std::pair<std::string, Format>> table{
+      {"concise", Format::Concise}, {"full", Format::Full},     {"json", Format::Json},
+      {"json-lines", Format::JsonLines}, {"sarif", Format::Sarif}, {"github", Format::Github},
+      {"gitlab", Format::Gitlab},   {"junit", Format::Junit}};
+  return table;
+}
+
+}  // namespace
+
+const std::vector<std::string>& format_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& [name, format] : formats()) out.push_back(name);
+    return out;
+  }();
+  return names;
+}
 
 Format parse_format(std::string_view name) {
-  if (name == "concise") return Format::Concise;
-  if (name == "full") return Format::Full;
-  if (name == "json") return Format::Json;
-  throw std::invalid_argument("unknown output format `" + std::string(name) + "`; expected one of: concise, full, json");
+  for (const auto& [known, format] : formats()) {
+    if (known == name) return format;
+  }
+  std::string choices;
+  for (const std::string& known : format_names()) choices += (choices.empty() ? "" : ", ") + known;
+  throw std::invalid_argument("unknown output format `" + std::string(name) + "`; expected one of: " + choices);
+}
+
+std::string report_path(const Report& report, const SourceFile& file) {
+  namespace fs = std::filesystem;
+  fs::path path = fs::path(file.path()).lexically_normal();
+  if (path.is_absolute() && !report.root.empty()) {
+    fs::path relative = path.lexically_relative(fs::path(report.root).lexically_normal());
+    if (!relative.empty() && *relative.begin() != "..") path = relative;
+  }
+  std::string text = path.generic_string();
+  return text.empty() ? file.path() : text;
+}
+
+std::string rule_name(const Report& report, std::string_view code) {
+  if (report.catalog != nullptr) {
+    if (const engine::RuleSpec* rule = report.catalog->find(code)) return rule->name;
+  }
+  if (code == kIoErrorCode) return "io-error";
+  if (code == kParseErrorCode) return "parse-error";
+  if (code == kInternalErrorCode) return "internal-error";
+  return std::string(code);
 }
 
 bool fixable(const Diagnostic& diagnostic, const engine::Settings& settings) {
@@ -64,6 +110,11 @@ void write(Format format, const Report& report, std::ostream& out) {
     case Format::Concise: write_concise(report, out); break;
     case Format::Full: write_full(report, out); break;
     case Format::Json: write_json(report, out); break;
+    case Format::JsonLines: write_json_lines(report, out); break;
+    case Format::Sarif: write_sarif(report, out); break;
+    case Format::Github: write_github(report, out); break;
+    case Format::Gitlab: write_gitlab(report, out); break;
+    case Format::Junit: write_junit(report, out); break;
   }
 }
 

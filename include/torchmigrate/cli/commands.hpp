@@ -18,6 +18,7 @@ struct CheckOptions {
   std::vector<std::string> paths;
   std::vector<std::string> select, extend_select, ignore, policies;
   std::string output_format = "concise";
+  std::string output_file;  // empty: stdout
   std::string min_torch;
   bool fix = false;
   bool unsafe_fixes = false;
@@ -25,6 +26,8 @@ struct CheckOptions {
   bool fix_only = false;    // apply fixes, report only what could not be done
   bool show_fixes = false;  // list the fixes applied, per file and rule
   bool exit_zero = false;
+  bool exit_non_zero_on_fix = false;
+  bool statistics = false;
   unsigned jobs = 0;
 };
 

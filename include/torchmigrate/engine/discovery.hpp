@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "torchmigrate/buildfiles/file_kind.hpp"
 #include "torchmigrate/core/source_file.hpp"
 
 namespace torchmigrate::engine {
@@ -22,13 +23,17 @@ struct Discovery {
   std::vector<std::string> notes;     // what was skipped on purpose (links out of the tree)
 };
 
+// Python by extension, BuildFile by buildfiles::kind_for. A file of two fronts stays in one
+// list: setup.py is Python, and Linter::lint also runs the build rules on it.
 Language language_for(const std::filesystem::path& path);
+// Also reads names ending in one of `build_extensions` as build files.
+Language language_for(const std::filesystem::path& path, const buildfiles::ExtraExtensions& build_extensions);
 // Directory names skipped while walking (explicit file arguments are always checked).
 bool is_default_excluded(const std::string& directory_name);
 // Symbolic links met while walking a directory are never followed out of it: a link to a file
 // inside the walked tree is checked once, under the file's real path; a link to a file outside
 // it is skipped with a note; links to directories are not followed. A path given explicitly is
 // checked even when it is a link (fixes are then written to the file it points at).
-Discovery discover(const std::vector<std::string>& paths);
+Discovery discover(const std::vector<std::string>& paths, const buildfiles::ExtraExtensions& build_extensions = {});
 
 }  // namespace torchmigrate::engine

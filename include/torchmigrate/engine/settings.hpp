@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "torchmigrate/buildfiles/file_kind.hpp"
 #include "torchmigrate/core/fix.hpp"
 #include "torchmigrate/engine/catalog.hpp"
 
@@ -31,11 +32,19 @@ struct RuleSelection {
   [[nodiscard]] bool enabled(const RuleSpec& rule) const;
 };
 
+// Facts about the whole project that single-file checks need, gathered before linting.
+struct ProjectFacts {
+  bool calls_onnx_dynamo_export = false;  // a Python file calls torch.onnx.export(..., dynamo=True)
+  bool cmake_finds_torch = false;         // a CMake file calls find_package(Torch)
+};
+
 struct Settings {
   RuleSelection selection;
   TorchVersion min_torch;
   std::map<std::string, FixPolicy> policies;  // by code; "ALL" sets the default
   bool unsafe_fixes = false;
+  ProjectFacts project_facts;
+  buildfiles::ExtraExtensions build_extensions;  // more build-file name endings (config)
 
   [[nodiscard]] FixPolicy policy_for(std::string_view code) const;
   // A fix whose new spelling needs 2.8 is unsafe while an older torch is supported.

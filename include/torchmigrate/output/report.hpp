@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
-// What the output formats print: each file's findings, plus what the fixer did.
+// What the output formats print: each file's findings, plus what the fixer did. One writer
+// per format (src/output/<format>.cpp); `write` picks one by name.
 #pragma once
+
+#include <nlohmann/json.hpp>
 
 #include <memory>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "torchmigrate/core/diagnostic.hpp"
@@ -25,21 +29,45 @@ struct Report {
   const engine::Settings* settings = nullptr;
   int fixed = 0;                    // fixes applied by --fix
   bool fix_mode = false;
+  // Absolute directory that relative file paths are relative to (the working directory);
+  // the CI formats (SARIF, GitHub, GitLab, JUnit) print paths relative to it.
+  std::string root;
 };
 
-enum class Format { Concise, Full, Json };
+enum class Format { Concise, Full, Json, JsonLines, Sarif, Github, Gitlab, Junit };
 
+// Every --output-format name, in the order the help text lists them.
+const std::vector<std::string>& format_names();
 // Parses a --output-format value; throws std::invalid_argument listing the choices.
 Format parse_format(std::string_view name);
 
 void write_concise(const Report& report, std::ostream& out);
 void write_full(const Report& report, std::ostream& out);
 void write_json(const Report& report, std::ostream& out);
+void write_json_lines(const Report& report, std::ostream& out);
+void write_sarif(const Report& report, std::ostream& out);
+void write_github(const Report& report, std::ostream& out);
+void write_gitlab(const Report& report, std::ostream& out);
+void write_junit(const Report& report, std::ostream& out);
 // The closing lines of the text formats: counts and how many more `--fix` could fix.
 void write_summary(const Report& report, std::ostream& out);
 void write(Format format, const Report& report, std::ostream& out);
 
+// --statistics: one line per rule code (count, code, fixable marker, rule name), most
+// frequent first; a JSON array instead when `format` is Json.
+void write_statistics(Format format, const Report& report, std::ostream& out);
+
 // "[*] " when --fix (or --unsafe-fixes) would apply the diagnostic's fix.
 bool fixable(const Diagnostic& diagnostic, const engine::Settings& settings);
+
+// One finding as the json and json-lines formats print it.
+nlohmann::json finding_json(const Report& report, const SourceFile& file, const Diagnostic& diagnostic);
+
+// The file's path for CI systems: relative to `report.root` when it lies below it, with
+// `/` separators and no leading `./`; otherwise the path as given.
+std::string report_path(const Report& report, const SourceFile& file);
+
+// The rule's kebab-case name, or a name for the internal codes (io-error, parse-error...).
+std::string rule_name(const Report& report, std::string_view code);
 
 }  // namespace torchmigrate::output

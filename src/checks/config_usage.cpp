@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/checks/config_usage.hpp"
+
+#include <algorithm>
+
+#include "torchmigrate/checks/call_arguments.hpp"
+
+namespace torchmigrate::checks {
+namespace {
+
+using python::Node;
+
+bool is_blank(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+}
+
+uint32_t line_start(std::string_view source, uint32_t offset) {
+  size_t newline = source.rfind('\n', offset == 0 ? 0 : offset - 1);
+  if (offset == 0 || newline == std::string_view::npos) return 0;
+  return static_cast<uint32_t>(newline + 1);
+}
+
+// Offset just past the newline that ends the line holding `offset` (or the end of the text).
+uint32_t next_line_start(std::string_view source, uint32_t offset) {
+  size_t newline = source.find('\n', offset);
+  return newline == std::string_view::npos ? static_cast<uint32_t>(source.size()) : static_cast<uint32_t>(newline + 1);
+}
+
+// True when only blanks (and optionally a comment) follow `offset` on its line.
+bool rest_of_line_is_empty(std::string_view source, uint32_t offset) {
+  size_t newline = source.find('\n', offset);
+  std::string_view rest = source.substr(offset, newline == std::string_view::npos ? std::string_view::npos : newline - offset);
+  size_t hash = rest.find('#');
+  return is_blank(rest.substr(0, hash));
+}
+
+std::vector<Node> statements_of(Node block) {
+  std::vector<Node> statements;
+  for (uint32_t i = 0; i < block.named_child_count(); ++i) {
+    Node child = block.named_child(i);
+    if (child.kind() != "comment") statements.push_back(child);
+  }
+  return statements;
+}
+
+// Removes `item` from a comma-separated sequence of siblings.
+Edit remove_from_sequence(const std::vector<Node>& items, Node item) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (!(items[i] == item)) continue;
+    if (i > 0) return Edit::remove({items[i - 1].end(), item.end()});
+    if (i + 1 < items.size()) return Edit::remove({item.start(), items[i + 1].start()});
+  }
+  return Edit::remove(item.range());
+}
+
+bool has_multiline_string(Node node) {
+  std::string_view kind = node.kind();
+  if ((kind == "string" || kind == "concatenated_string") && node.text().find('\n') != std::string_view::npos) {
+    return true;
+  }
+  for (uint32_t i = 0; i < node.named_child_count(); ++i) {
+    if (has_multiline_string(node.named_child(i))) return true;
+  }
+  return false;
+}
+
+// `with a, b:` -> `with b:`; `with a:` -> its body, dedented (or `if True:` when dedenting
+// would change a multi-line string).
+std::optional<Edit> remove_with_item(Node item) {
+  Node clause = item.parent();
+  Node with = clause.parent();
+  if (!with || with.kind() != "with_statement") return std::nullopt;
+  std::vector<Node> items;
+  for (uint32_t i = 0; i < clause.named_child_count(); ++i) {
+    if (clause.named_child(i).kind() == "with_item") items.push_back(clause.named_child(i));
+  }
+  if (items.size() > 1) return remove_from_sequence(items, item);
+
+  std::string_view source = with.source();
+  Node body = with.field("body");
+  Node colon;
+  for (uint32_t i = 0; i < with.child_count(); ++i) {
+    if (with.child(i).kind() == ":") colon = with.child(i);
+  }
+  if (!body || !colon) return std::nullopt;
+  uint32_t header_start = with.start();
+  if (with.child(0).kind() == "async") header_start = with.child(0).start();
+  uint32_t body_line = next_line_start(source, colon.end());
+  if (body.start() < body_line) {
+    // `with p: stmt` on one line: keep the statements.
+    return Edit::remove({header_start, body.start()});
+  }
+  uint32_t with_line = line_start(source, header_start);
+  std::string_view outer_indent = source.substr(with_line, header_start - with_line);
+  uint32_t first_line = line_start(source, body.start());
+  std::string_view inner_indent = source.substr(first_line, body.start() - first_line);
+  if (!is_blank(outer_indent) || !is_blank(inner_indent) || inner_indent.size() <= outer_indent.size() ||
+      inner_indent.substr(0, outer_indent.size()) != outer_indent || has_multiline_string(body)) {
+    return Edit::replace({header_start, colon.end()}, "if True:");
+  }
+  size_t strip = inner_indent.size() - outer_indent.size();
+  std::string text;
+  std::string_view rest = source.substr(body_line, with.end() - body_line);
+  while (!rest.empty()) {
+    size_t newline = rest.find('\n');
+    std::string_view line = rest.substr(0, newline);
+    size_t blanks = 0;
+    while (blanks < line.size() && (line[blanks] == ' ' || line[blanks] == '\t')) ++blanks;
+    if (blanks == line.size()) {
+      text += line;  // blank lines stay as they are
+    } else {
+      // Remove `strip` columns after the outer indentation, or what there is of them.
+      size_t from = std::min(outer_indent.size(), blanks);
+      size_t count = std::min(strip, blanks - from);
+      text += line.substr(0, from);
+      text += line.substr(from + count);
+    }
+    if (newline == std::string_view::npos) break;
+    text += '\n';
+    rest.remove_prefix(newline + 1);
+  }
+  return Edit::replace({with_line, with.end()}, text);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Strings and values
+
+std::optional<std::string> plain_string(Node node) {
+  if (!node || node.kind() != "string") return std::nullopt;
+  Node start = node.child(0);
+  Node end = node.child(node.child_count() - 1);
+  if (!start || !end || start.kind() != "string_start" || end.kind() != "string_end") return std::nullopt;
+  std::string_view prefix = start.text();
+  if (prefix.find_first_of("fFbB") != std::string_view::npos) return std::nullopt;
+  std::string_view content = node.source().substr(start.end(), end.start() - start.end());
+  if (content.find('\\') != std::string_view::npos) return std::nullopt;
+  return std::string(content);
+}
+
+Edit replace_string_content(Node string, std::string_view content) {
+  Node start = string.child(0);
+  Node end = string.child(string.child_count() - 1);
+  return Edit::replace({start.end(), end.start()}, std::string(content));
+}
+
+bool is_side_effect_free(Node node) {
+  if (!node) return false;
+  std::string_view kind = node.kind();
+  if (kind == "true" || kind == "false" || kind == "none" || kind == "integer" || kind == "float" ||
+      kind == "identifier" || kind == "string" || kind == "concatenated_string") {
+    return true;
+  }
+  if (kind == "attribute") return is_side_effect_free(node.field("object"));
+  if (kind == "unary_operator") return is_side_effect_free(node.field("argument"));
+  if (kind == "parenthesized_expression" || kind == "tuple" || kind == "list") {
+    for (uint32_t i = 0; i < node.named_child_count(); ++i) {
+      if (!is_side_effect_free(node.named_child(i))) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Removal edits
+
+Node enclosing_statement(Node expression) {
+  Node parent = expression.parent();
+  if (parent && parent.kind() == "expression_statement" && parent.named_child_count() == 1) return parent;
+  return {};
+}
+
+std::optional<Edit> remove_statement(Node statement) {
+  if (!statement) return std::nullopt;
+  Node parent = statement.parent();
+  if (!parent) return std::nullopt;
+  std::string_view source = statement.source();
+  std::vector<Node> siblings = statements_of(parent);
+  if (parent.kind() == "block" && siblings.size() == 1) return Edit::replace(statement.range(), "pass");
+
+  Node previous = statement.prev_sibling();
+  Node next = statement.next_sibling();
+  if (next && next.kind() == ";") {
+    Node after = next.next_sibling();
+    uint32_t until = after && after.start() < next_line_start(source, next.end()) ? after.start() : next.end();
+    return Edit::remove({statement.start(), until});
+  }
+  if (previous && previous.kind() == ";") return Edit::remove({previous.start(), statement.end()});
+  uint32_t from = line_start(source, statement.start());
+  if (!is_blank(source.substr(from, statement.start() - from)) || !rest_of_line_is_empty(source, statement.end())) {
+    return std::nullopt;
+  }
+  uint32_t to = next_line_start(source, statement.end());
+  if (parent.kind() != "block") return Edit::remove({from, to});
+  // The edit also spans a neighbouring statement, kept verbatim, so that two removals in one
+  // block never apply in the same pass: the block can never be left empty.
+  auto self = std::find(siblings.begin(), siblings.end(), statement);
+  if (self == siblings.end()) return std::nullopt;
+  if (self != siblings.begin()) {
+    Node neighbour = *(self - 1);
+    return Edit::replace({neighbour.start(), to}, std::string(source.substr(neighbour.start(), from - neighbour.start())));
+  }
+  Node neighbour = *(self + 1);
+  uint32_t kept = line_start(source, neighbour.start());
+  return Edit::replace({from, neighbour.end()}, std::string(source.substr(kept, neighbour.end() - kept)));
+}
+
+std::optional<Edit> remove_patch_use(Node call) {
+  Node parent = call.parent();
+  if (!parent) return std::nullopt;
+  std::string_view source = call.source();
+  if (parent.kind() == "decorator") {
+    uint32_t from = line_start(source, parent.start());
+    if (!is_blank(source.substr(from, parent.start() - from)) || !rest_of_line_is_empty(source, parent.end())) {
+      return std::nullopt;
+    }
+    return Edit::remove({from, next_line_start(source, parent.end())});
+  }
+  if (parent.kind() == "with_item") return remove_with_item(parent);  // `as` targets sit in an as_pattern
+  if (Node statement = enclosing_statement(call)) return remove_statement(statement);
+  return std::nullopt;
+}
+
+Edit remove_dict_pair(Node pair) {
+  Node dict = pair.parent();
+  std::vector<Node> entries;
+  for (uint32_t i = 0; i < dict.named_child_count(); ++i) {
+    if (dict.named_child(i).kind() != "comment") entries.push_back(dict.named_child(i));
+  }
+  if (entries.size() == 1) return Edit::remove({dict.start() + 1, dict.end() - 1});
+  // One entry per line: drop the whole line, with its comma and comment.
+  std::string_view source = pair.source();
+  uint32_t from = line_start(source, pair.start());
+  uint32_t after = pair.end();
+  if (Node comma = pair.next_sibling(); comma && comma.kind() == ",") after = comma.end();
+  if (is_blank(source.substr(from, pair.start() - from)) && rest_of_line_is_empty(source, after) &&
+      after != pair.end()) {
+    // Like statements, the edit spans a neighbouring entry (kept verbatim) so that two such
+    // removals never apply in one pass and a patch left with one entry is removed whole.
+    auto self = std::find(entries.begin(), entries.end(), pair);
+    uint32_t to = next_line_start(source, after);
+    if (self != entries.begin()) {
+      Node neighbour = *(self - 1);
+      return Edit::replace({neighbour.start(), to}, std::string(source.substr(neighbour.start(), from - neighbour.start())));
+    }
+    Node neighbour = *(self + 1);
+    uint32_t kept = line_start(source, neighbour.start());
+    return Edit::replace({from, neighbour.end()}, std::string(source.substr(kept, neighbour.end() - kept)));
+  }
+  return remove_from_sequence(entries, pair);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Finding uses
+
+ConfigUsageFinder::ConfigUsageFinder(const python::SemanticModel& model, std::vector<std::string> modules)
+    : model_(model), modules_(std::move(modules)) {}
+
+std::optional<std::string> ConfigUsageFinder::module_of(std::string_view qualified, std::string* rest) const {
+  for (const std::string& module : modules_) {
+    if (qualified.size() >= module.size() && qualified.substr(0, module.size()) == module &&
+        (qualified.size() == module.size() || qualified[module.size()] == '.')) {
+      if (rest != nullptr) {
+        *rest = qualified.size() == module.size() ? std::string() : std::string(qualified.substr(module.size() + 1));
+      }
+      return module;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::pair<std::string, std::string>> ConfigUsageFinder::config_object(Node expression) const {
+  std::optional<std::string> qualified = model_.resolve(expression);
+  if (!qualified) return std::nullopt;
+  std::string rest;
+  std::optional<std::string> module = module_of(*qualified, &rest);
+  if (!module) return std::nullopt;
+  return std::make_pair(*module, rest.empty() ? rest : rest + ".");
+}
+
+std::optional<std::string> ConfigUsageFinder::spelling_of(std::string_view qualified, Node at, size_t* imported) const {
+  // Prefer the longest imported prefix of `qualified` that is visible at `at`.
+  std::optional<std::string> best;
+  size_t best_length = 0;
+  for (const python::Scope& scope : model_.scopes()) {
+    for (const auto& [name, bindings] : scope.bindings) {
+      for (const python::Binding& binding : bindings) {
+        const std::string& target = binding.qualified_name;
+        if (binding.kind == python::BindingKind::Local || target.empty() || target.size() <= best_length) continue;
+        if (qualified.substr(0, target.size()) != target ||
+            (qualified.size() > target.size() && qualified[target.size()] != '.')) {
+          continue;
+        }
+        if (model_.lookup(name, at) != &binding) continue;
+        best = name + std::string(qualified.substr(target.size()));
+        best_length = target.size();
+      }
+    }
+  }
+  if (imported != nullptr) *imported = best_length;
+  return best;
+}
+
+std::vector<ConfigUsage> ConfigUsageFinder::at(Node node) const {
+  std::vector<ConfigUsage> out;
+  if (node.kind() == "attribute") from_attribute(node, out);
+  if (node.kind() == "call") from_call(node, out);
+  return out;
+}
+
+void ConfigUsageFinder::from_attribute(Node attribute, std::vector<ConfigUsage>& out) const {
+  std::optional<std::string> qualified = model_.resolve(attribute);
+  if (!qualified) return;
+  std::string key;
+  std::optional<std::string> module = module_of(*qualified, &key);
+  if (!module || key.empty()) return;
+  ConfigUsage usage;
+  usage.module = *module;
+  usage.key = key;
+  usage.site = attribute;
+  usage.key_node = attribute.field("attribute");
+  Node parent = attribute.parent();
+  if (parent && parent.kind() == "assignment" && parent.field("left") == attribute) {
+    usage.kind = ConfigUsageKind::AttributeWrite;
+    usage.value = parent.field("right");
+  } else {
+    usage.kind = ConfigUsageKind::AttributeRead;
+  }
+  out.push_back(std::move(usage));
+}
+
+Node ConfigUsageFinder::local_dict(Node identifier) const {
+  if (!identifier || identifier.kind() != "identifier") return {};
+  const python::Binding* binding = model_.lookup(identifier.text(), identifier);
+  if (binding == nullptr || binding->kind != python::BindingKind::Local) return {};
+  Node statement = binding->node;
+  if (!statement || statement.kind() != "assignment") return {};
+  Node left = statement.field("left");
+  Node right = statement.field("right");
+  if (!left || left.kind() != "identifier" || left.text() != identifier.text()) return {};
+  if (!right || right.kind() != "dictionary") return {};
+  return right;
+}
+
+void ConfigUsageFinder::dict_entries(Node dict, const std::string& module, Node owner, bool via_local, bool options,
+                                     std::vector<ConfigUsage>& out) const {
+  for (uint32_t i = 0; i < dict.named_child_count(); ++i) {
+    Node pair = dict.named_child(i);
+    if (pair.kind() != "pair") continue;
+    Node key = pair.field("key");
+    std::optional<std::string> text = plain_string(key);
+    if (!text) continue;
+    ConfigUsage usage;
+    usage.kind = ConfigUsageKind::DictEntry;
+    usage.module = module;
+    usage.key = *text;
+    usage.site = pair;
+    usage.key_node = key;
+    usage.value = pair.field("value");
+    usage.owner_call = owner;
+    usage.via_local_dict = via_local;
+    usage.in_compile_options = options;
+    out.push_back(std::move(usage));
+  }
+}
+
+void ConfigUsageFinder::from_call(Node call, std::vector<ConfigUsage>& out) const {
+  CallArguments arguments(call);
+  if (!arguments.valid()) return;
+  const std::vector<Node>& positional = arguments.positional();
+  Node function = call.field("function");
+
+  // getattr / setattr on a config object (the builtins, not a local function of that name).
+  if (function && function.kind() == "identifier" && (function.text() == "getattr" || function.text() == "setattr") &&
+      model_.lookup(function.text(), function) == nullptr && positional.size() >= 2) {
+    auto object = config_object(positional[0]);
+    std::optional<std::string> name = plain_string(positional[1]);
+    if (!object || !name) return;
+    ConfigUsage usage;
+    usage.kind = function.text() == "getattr" ? ConfigUsageKind::GetAttr : ConfigUsageKind::SetAttr;
+    usage.module = object->first;
+    usage.key_prefix = object->second;
+    usage.key = object->second + *name;
+    usage.site = call;
+    usage.key_node = positional[1];
+    if (usage.kind == ConfigUsageKind::SetAttr && positional.size() >= 3) usage.value = positional[2];
+    usage.owner_call = call;
+    out.push_back(std::move(usage));
+    return;
+  }
+
+  std::optional<std::string> callee = model_.resolve_call(call);
+  if (!callee) return;
+
+  if (*callee == "unittest.mock.patch.object" || *callee == "mock.patch.object") {
+    if (positional.size() < 2) return;
+    auto object = config_object(positional[0]);
+    std::optional<std::string> name = plain_string(positional[1]);
+    if (!object || !name) return;
+    ConfigUsage usage;
+    usage.kind = ConfigUsageKind::MockPatchObject;
+    usage.module = object->first;
+    usage.key_prefix = object->second;
+    usage.key = object->second + *name;
+    usage.site = call;
+    usage.key_node = positional[1];
+    usage.value = positional.size() >= 3 ? positional[2] : arguments.keyword_value("new");
+    usage.owner_call = call;
+    out.push_back(std::move(usage));
+    return;
+  }
+  if (*callee == "unittest.mock.patch" || *callee == "mock.patch") {
+    if (positional.empty()) return;
+    std::optional<std::string> target = plain_string(positional[0]);
+    std::string key;
+    std::optional<std::string> module = target ? module_of(*target, &key) : std::nullopt;
+    if (!module || key.empty()) return;
+    ConfigUsage usage;
+    usage.kind = ConfigUsageKind::MockPatchString;
+    usage.module = *module;
+    usage.key = key;
+    usage.key_prefix = *module + ".";
+    usage.site = call;
+    usage.key_node = positional[0];
+    usage.value = positional.size() >= 2 ? positional[1] : arguments.keyword_value("new");
+    usage.owner_call = call;
+    out.push_back(std::move(usage));
+    return;
+  }
+
+  // torch.compile(options=...) and the AOT entry points take Inductor option dicts.
+  const char* options_keyword = nullptr;
+  if (*callee == "torch.compile") {
+    Node backend = arguments.keyword_value("backend");
+    std::optional<std::string> name = plain_string(backend);
+    if (!backend || (name && *name == "inductor")) options_keyword = "options";
+  } else if (*callee == "torch._export.aot_compile" || *callee == "torch._inductor.aot_compile") {
+    options_keyword = "options";
+  } else if (*callee == "torch._inductor.aoti_compile_and_package") {
+    options_keyword = "inductor_configs";
+  }
+  if (options_keyword != nullptr) {
+    Node value = arguments.keyword_value(options_keyword);
+    if (!value) return;
+    if (value.kind() == "dictionary") {
+      dict_entries(value, "torch._inductor.config", call, false, true, out);
+    } else if (Node dict = local_dict(value)) {
+      dict_entries(dict, "torch._inductor.config", call, true, true, out);
+    }
+    return;
+  }
+
+  // config.patch(...) on one of the config modules.
+  if (callee->size() <= 6 || callee->substr(callee->size() - 6) != ".patch") return;
+  std::string rest;
+  std::optional<std::string> module = module_of(callee->substr(0, callee->size() - 6), &rest);
+  if (!module || !rest.empty()) return;
+  Node list = arguments.list();
+  for (uint32_t i = 0; i < list.named_child_count(); ++i) {
+    Node argument = list.named_child(i);
+    if (argument.kind() == "keyword_argument") {
+      ConfigUsage usage;
+      usage.kind = ConfigUsageKind::PatchKeyword;
+      usage.module = *module;
+      usage.key = std::string(argument.field("name").text());
+      usage.site = argument;
+      usage.key_node = argument.field("name");
+      usage.value = argument.field("value");
+      usage.owner_call = call;
+      out.push_back(std::move(usage));
+    } else if (argument.kind() == "dictionary_splat") {
+      if (Node dict = local_dict(argument.named_child(0))) dict_entries(dict, *module, call, true, false, out);
+    }
+  }
+  if (positional.empty()) return;
+  if (positional[0].kind() == "dictionary") {
+    dict_entries(positional[0], *module, call, false, false, out);
+  } else if (std::optional<std::string> key = plain_string(positional[0])) {
+    ConfigUsage usage;
+    usage.kind = ConfigUsageKind::PatchPositional;
+    usage.module = *module;
+    usage.key = *key;
+    usage.site = call;
+    usage.key_node = positional[0];
+    if (positional.size() >= 2) usage.value = positional[1];
+    usage.owner_call = call;
+    out.push_back(std::move(usage));
+  } else if (Node dict = local_dict(positional[0])) {
+    dict_entries(dict, *module, call, true, false, out);
+  }
+}
+
+std::vector<EnvUsage> ConfigUsageFinder::env_at(Node node) const {
+  std::vector<EnvUsage> out;
+  if (node.kind() == "assignment") {
+    Node left = node.field("left");
+    if (!left || left.kind() != "subscript") return out;
+    std::optional<std::string> container = model_.resolve(left.field("value"));
+    Node index = left.field("subscript");
+    std::optional<std::string> name = plain_string(index);
+    if (!container || *container != "os.environ" || !name) return out;
+    out.push_back({*name, node, index, node.field("right")});
+    return out;
+  }
+  if (node.kind() != "call") return out;
+  std::optional<std::string> callee = model_.resolve_call(node);
+  if (!callee) return out;
+  CallArguments arguments(node);
+  const std::vector<Node>& positional = arguments.positional();
+  if (*callee == "os.environ.setdefault" || *callee == "os.putenv") {
+    if (positional.empty()) return out;
+    std::optional<std::string> name = plain_string(positional[0]);
+    if (!name) return out;
+    out.push_back({*name, node, positional[0], positional.size() >= 2 ? positional[1] : Node{}});
+  }
+  return out;
+}
+
+}  // namespace torchmigrate::checks

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// JUnit XML, as CI test-report widgets read it: one <testsuite> per file, one failing
+// <testcase> per finding; a single passing test case when nothing was found.
+#include "torchmigrate/output/report.hpp"
+
+namespace torchmigrate::output {
+namespace {
+
+// Escapes markup and whitespace in attributes; control characters, which XML 1.0 cannot hold
+// even as character references, become U+FFFD.
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\t': out += "&#9;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\r': out += "&#13;"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += "\xEF\xBF\xBD";  // U+FFFD: control characters are not allowed in XML 1.0
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+// The test class: the path without its extension, like Ruff's.
+std::string class_name(const std::string& path) {
+  size_t slash = path.rfind('/');
+  size_t dot = path.rfind('.');
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash + 1)) return path.substr(0, dot);
+  return path;
+}
+
+}  // namespace
+
+void write_junit(const Report& report, std::ostream& out) {
+  size_t total = 0;
+  for (const FileFindings& findings : report.files) total += findings.diagnostics.size();
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out << "<testsuites name=\"torchmigrate\" tests=\"" << (total == 0 ? 1 : total) << "\" failures=\"" << total
+      << "\" errors=\"0\">\n";
+  if (total == 0) {
+    out << "  <testsuite name=\"torchmigrate\" tests=\"1\" disabled=\"0\" errors=\"0\" failures=\"0\" package=\"torchmigrate\">\n"
+        << "    <testcase name=\"No errors found\" classname=\"torchmigrate\"/>\n"
+        << "  </testsuite>\n";
+  }
+  for (const FileFindings& findings : report.files) {
+    if (findings.diagnostics.empty()) continue;
+    const SourceFile& file = *findings.file;
+    std::string path = report_path(report, file);
+    std::string escaped_path = xml_escape(path);
+    std::string classname = xml_escape(class_name(path));
+    out << "  <testsuite name=\"" << escaped_path << "\" tests=\"" << findings.diagnostics.size()
+        << "\" disabled=\"0\" errors=\"0\" failures=\"" << findings.diagnostics.size() << "\" package=\"torchmigrate\">\n";
+    for (const Diagnostic& diagnostic : findings.diagnostics) {
+      LineColumn at = file.location(diagnostic.range.start);
+      std::string message = xml_escape(diagnostic.message);
+      out << "    <testcase name=\"torchmigrate." << xml_escape(diagnostic.code) << "\" classname=\"" << classname
+          << "\" file=\"" << escaped_path << "\" line=\"" << at.line << "\" column=\"" << at.column << "\">\n"
+          << "      <failure message=\"" << message << "\" type=\"" << xml_escape(diagnostic.code) << "\">line "
+          << at.line << ", col " << at.column << ", " << message << "</failure>\n"
+          << "    </testcase>\n";
+    }
+    out << "  </testsuite>\n";
+  }
+  out << "</testsuites>\n";
+}
+
+}  // namespace torchmigrate::output
