@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // `torchmigrate check`: builds settings from the flags, runs the session, prints the report
 // or the diff, and turns the result into the exit code.
-#include <filesystem>
+#include <algorithm>
 #include <cerrno>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <system_error>
@@ -50,6 +52,48 @@ engine::Settings settings_from(const CheckOptions& options, const engine::Catalo
   return settings;
 }
 
+// File problems (unreadable, skipped, not written, rolled back) for the modes that print no
+// report on stdout: they go to stderr so they are never lost.
+bool print_file_problems(const std::vector<engine::FileOutcome>& outcomes, std::ostream& err) {
+  bool failed = false;
+  for (const engine::FileOutcome& outcome : outcomes) {
+    for (const Diagnostic& diagnostic : outcome.diagnostics) {
+      if (!engine::is_file_problem(diagnostic)) continue;
+      std::string_view level = diagnostic.severity == Severity::Error ? "error"
+                               : diagnostic.severity == Severity::Warning ? "warning"
+                                                                          : "note";
+      err << "torchmigrate: " << level << ": " << outcome.source->path() << ": " << diagnostic.code << ' '
+          << diagnostic.message << '\n';
+      failed = failed || diagnostic.severity == Severity::Error;
+    }
+  }
+  return failed;
+}
+
+// Ruff's `--show-fixes` list: "Fixed N errors:" then, per file, a count per rule.
+void print_fix_list(const std::vector<engine::FileOutcome>& outcomes, const engine::Catalog& catalog, std::ostream& out) {
+  size_t total = 0;
+  for (const engine::FileOutcome& outcome : outcomes) total += outcome.applied.size();
+  if (total == 0) return;
+  out << "Fixed " << total << " error" << (total == 1 ? "" : "s") << ":\n";
+  for (const engine::FileOutcome& outcome : outcomes) {
+    if (outcome.applied.empty()) continue;
+    std::map<std::string, size_t> counts;
+    for (const engine::AppliedFix& fix : outcome.applied) ++counts[fix.code];
+    size_t width = 1;
+    for (const auto& [code, count] : counts) width = std::max(width, std::to_string(count).size());
+    out << "- " << outcome.source->path() << ":\n";
+    for (const auto& [code, count] : counts) {
+      std::string number = std::to_string(count);
+      const engine::RuleSpec* rule = catalog.find(code);
+      out << "    " << std::string(width - number.size(), ' ') << number << " \u00d7 " << code;
+      if (rule != nullptr) out << " (" << rule->name << ")";
+      out << '\n';
+    }
+  }
+  out << '\n';
+}
+
 // Opens --output-file for writing, creating its parent directories; returns an error message.
 std::string open_output_file(const std::string& path, std::ofstream& file) {
   namespace fs = std::filesystem;
@@ -75,7 +119,10 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("--ignore", options.ignore, "Rules to disable: codes or prefixes")->delimiter(',');
   command.add_flag("--fix", options.fix, "Apply safe fixes in place");
   command.add_flag("--unsafe-fixes", options.unsafe_fixes, "Also apply (and show as fixable) unsafe fixes");
-  command.add_flag("--diff", options.diff, "Print the fixes as a unified diff instead of writing them");
+  command.add_flag("--diff", options.diff,
+                   "Print the fixes as a unified diff instead of writing them (exit 1 when there is one)");
+  command.add_flag("--fix-only", options.fix_only, "Apply fixes without reporting the findings that remain");
+  command.add_flag("--show-fixes", options.show_fixes, "List the fixes applied, per file and rule");
   command.add_flag("--exit-zero", options.exit_zero, "Exit 0 even when findings remain");
   command.add_flag("--exit-non-zero-on-fix", options.exit_non_zero_on_fix,
                    "Exit 1 if any fix was applied, even when no finding remains");
@@ -126,6 +173,7 @@ int run_check(const CheckOptions& options) {
   std::vector<std::string> paths = options.paths.empty() ? std::vector<std::string>{"."} : options.paths;
   engine::Discovery discovery = engine::discover(paths, settings.build_extensions);
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
+  for (const std::string& note : discovery.notes) std::cerr << "torchmigrate: note: " << note << '\n';
   if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
 
   // --min-torch wins; otherwise the project's own pins say which torch must keep working.
@@ -140,7 +188,9 @@ int run_check(const CheckOptions& options) {
   unsigned jobs = options.jobs == 0 ? engine::default_jobs() : options.jobs;
   settings.project_facts = engine::gather_project_facts(discovery.files, settings.build_extensions, jobs);
   engine::Linter linter(catalog, checks::builtin_registry(), settings);
-  engine::FixMode mode = options.diff ? engine::FixMode::Diff : options.fix ? engine::FixMode::Apply : engine::FixMode::Report;
+  engine::FixMode mode = options.diff                        ? engine::FixMode::Diff
+                         : options.fix || options.fix_only ? engine::FixMode::Apply
+                                                             : engine::FixMode::Report;
   std::vector<engine::FileOutcome> outcomes = engine::run_session(linter, discovery.files, mode, jobs);
 
   if (mode == engine::FixMode::Diff) {
@@ -148,12 +198,32 @@ int run_check(const CheckOptions& options) {
     for (const engine::FileOutcome& outcome : outcomes) {
       if (!outcome.changed) continue;
       would_fix += outcome.applied.size();
-      output::write_unified_diff(outcome.source->path(), outcome.original, outcome.source->text(), out);
+      output::write_unified_diff(outcome.source->path(), outcome.original_bytes, outcome.fixed_bytes, out);
     }
+    print_file_problems(outcomes, std::cerr);
     std::cerr << (would_fix == 0 ? std::string("No errors would be fixed")
                                  : "Would fix " + std::to_string(would_fix) + " error" + (would_fix == 1 ? "" : "s"))
               << ".\n";
     return finish(would_fix > 0 && !options.exit_zero ? kExitFindings : kExitClean);
+  }
+
+  // The fix list is text: it goes with a text report, and to stderr beside a machine-readable one.
+  bool text_report = (options.output_format == "concise" || options.output_format == "full") && !options.statistics;
+  std::ostream& fix_list_out = text_report ? out : std::cerr;
+  if (options.show_fixes) print_fix_list(outcomes, catalog, fix_list_out);
+
+  if (options.fix_only) {
+    bool failed = print_file_problems(outcomes, std::cerr);
+    size_t fixed = 0;
+    for (const engine::FileOutcome& outcome : outcomes) fixed += outcome.applied.size();
+    if (!options.show_fixes) {
+      fix_list_out << (fixed == 0 ? std::string("No errors fixed")
+                                  : "Fixed " + std::to_string(fixed) + " error" + (fixed == 1 ? "" : "s"))
+                   << ".\n";
+    }
+    // Remaining findings do not fail --fix-only; a file that could not be fixed does.
+    failed = failed || (options.exit_non_zero_on_fix && fixed > 0);
+    return finish(failed && !options.exit_zero ? kExitFindings : kExitClean);
   }
 
   output::Report report;

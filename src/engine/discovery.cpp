@@ -3,7 +3,11 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
+#include <set>
 #include <string_view>
+
+#include <unistd.h>
 
 namespace torchmigrate::engine {
 
@@ -34,8 +38,62 @@ bool is_default_excluded(const std::string& name) {
   return std::find(kExcluded.begin(), kExcluded.end(), name) != kExcluded.end();
 }
 
+namespace {
+
+// Whether `path` lies in `root` (both canonical), and no default-excluded directory sits between.
+std::optional<fs::path> inside(const fs::path& path, const fs::path& root) {
+  fs::path relative = path.lexically_relative(root);
+  if (relative.empty() || *relative.begin() == "..") return std::nullopt;
+  for (auto part = relative.begin(); part != relative.end(); ++part) {
+    if (std::next(part) != relative.end() && is_default_excluded(part->string())) return std::nullopt;
+  }
+  return relative;
+}
+
+struct Found {
+  DiscoveredFile file;
+  fs::path real;  // canonical path, so one file reached by two names is checked once
+};
+
+// A link met while walking `root`: its real file is checked when it lies inside the tree.
+void add_link(const fs::directory_entry& entry, const fs::path& root, const fs::path& real_root,
+              const buildfiles::ExtraExtensions& build_extensions, std::vector<Found>& found, Discovery& result) {
+  std::error_code error;
+  bool is_directory = fs::is_directory(entry.path(), error);
+  if (language_for(entry.path(), build_extensions) == Language::Unknown && !is_directory) return;
+  fs::path real = fs::canonical(entry.path(), error);
+  if (error) {
+    if (!is_directory) result.notes.push_back(entry.path().string() + ": broken symbolic link; skipped");
+    return;
+  }
+  bool outside = !real.lexically_relative(real_root).empty() && *real.lexically_relative(real_root).begin() == "..";
+  if (is_directory) {
+    if (is_default_excluded(entry.path().filename().string())) return;
+    // Never followed (no cycles, no escape); one inside the tree is walked under its real name.
+    if (outside) {
+      result.notes.push_back(entry.path().string() + ": symbolic link to a directory outside the checked tree; not followed");
+    }
+    return;
+  }
+  if (!fs::is_regular_file(real, error)) return;
+  std::optional<fs::path> relative = inside(real, real_root);
+  if (!relative) {
+    if (outside) {
+      result.notes.push_back(entry.path().string() + ": symbolic link to a file outside the checked tree (" +
+                             real.string() + "); skipped");
+    }
+    return;
+  }
+  Language language = language_for(real, build_extensions);
+  if (language == Language::Unknown) language = language_for(entry.path(), build_extensions);
+  found.push_back({{(root / *relative).lexically_normal(), language}, real});
+}
+
+}  // namespace
+
 Discovery discover(const std::vector<std::string>& paths, const buildfiles::ExtraExtensions& build_extensions) {
   Discovery result;
+  std::vector<Found> found;
   for (const std::string& argument : paths) {
     fs::path root = fs::path(argument).lexically_normal();
     std::error_code error;
@@ -44,11 +102,16 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       result.errors.push_back(argument + ": no such file or directory");
       continue;
     }
-    if (!fs::is_directory(status)) {
-      result.files.push_back({root, language_for(root, build_extensions)});
+    fs::path real_root = fs::canonical(root, error);
+    if (error) {
+      result.errors.push_back(argument + ": " + error.message());
       continue;
     }
-    // Links are not followed, so a walk never leaves the tree it was given.
+    if (!fs::is_directory(status)) {
+      // Named explicitly: checked even through a link.
+      found.push_back({{root, language_for(root, build_extensions)}, real_root});
+      continue;
+    }
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error);
     if (error) {
       result.errors.push_back(argument + ": " + error.message());
@@ -60,22 +123,32 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
         break;
       }
       const fs::directory_entry& entry = *it;
-      if (entry.is_symlink(error)) continue;
+      if (entry.is_symlink(error)) {
+        add_link(entry, root, real_root, build_extensions, found, result);
+        continue;
+      }
       if (entry.is_directory(error)) {
-        if (is_default_excluded(entry.path().filename().string())) it.disable_recursion_pending();
+        if (is_default_excluded(entry.path().filename().string())) {
+          it.disable_recursion_pending();
+        } else if (::access(entry.path().c_str(), R_OK | X_OK) != 0) {
+          result.errors.push_back(entry.path().string() + ": cannot be listed (permission denied); skipped");
+          it.disable_recursion_pending();
+        }
         continue;
       }
       Language language = language_for(entry.path(), build_extensions);
       if (language != Language::Unknown && entry.is_regular_file(error)) {
-        result.files.push_back({entry.path().lexically_normal(), language});
+        // No link was followed to get here, so the real path is the root's plus the relative part.
+        fs::path relative = entry.path().lexically_relative(root);
+        found.push_back({{entry.path().lexically_normal(), language}, (real_root / relative).lexically_normal()});
       }
     }
   }
-  std::sort(result.files.begin(), result.files.end(),
-            [](const DiscoveredFile& a, const DiscoveredFile& b) { return a.path < b.path; });
-  result.files.erase(std::unique(result.files.begin(), result.files.end(),
-                                 [](const DiscoveredFile& a, const DiscoveredFile& b) { return a.path == b.path; }),
-                     result.files.end());
+  std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.file.path < b.file.path; });
+  std::set<fs::path> seen;
+  for (Found& entry : found) {
+    if (seen.insert(entry.real).second) result.files.push_back(std::move(entry.file));
+  }
   return result;
 }
 

@@ -3,8 +3,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,48 +12,197 @@ namespace torchmigrate::engine {
 
 namespace fs = std::filesystem;
 
-ReadResult read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {std::nullopt, std::strerror(errno)};
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return {std::nullopt, "read failed"};
-  return {buffer.str(), {}};
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+bool no_write_permission(const char* path, const struct stat& info) {
+  // access() alone is not enough: it grants root everything, yet a 0444 file is meant to stay.
+  return (info.st_mode & 0222) == 0 || ::access(path, W_OK) != 0;
 }
 
-std::string write_file_atomically(const fs::path& path, const std::string& content, const std::string& expected) {
-  ReadResult current = read_file(path);
+// Removes the temporary file unless it was renamed into place, also when a hook throws.
+class TemporaryFile {
+ public:
+  explicit TemporaryFile(std::string path) : path_(std::move(path)) {}
+  ~TemporaryFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!committed_) ::unlink(path_.c_str());
+  }
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
+
+  bool open() {
+    fd_ = ::mkstemp(path_.data());
+    return fd_ >= 0;
+  }
+  [[nodiscard]] int fd() const { return fd_; }
+  [[nodiscard]] const std::string& path() const { return path_; }
+  bool close() {
+    int fd = fd_;
+    fd_ = -1;
+    return ::close(fd) == 0;
+  }
+  void commit() { committed_ = true; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
+bool write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t written = ::write(fd, data.data(), data.size());
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data.remove_prefix(static_cast<size_t>(written));
+  }
+  return true;
+}
+
+}  // namespace
+
+ReadResult read_file(const fs::path& path) {
+  // O_NONBLOCK so that a FIFO given on the command line cannot hang the run.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return {std::nullopt, errno_text()};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) {
+    std::string error = errno_text();
+    ::close(fd);
+    return {std::nullopt, error};
+  }
+  if (!S_ISREG(info.st_mode)) {
+    ::close(fd);
+    return {std::nullopt, "not a regular file"};
+  }
+  std::string bytes;
+  bytes.reserve(static_cast<size_t>(info.st_size));
+  char buffer[65536];
+  for (;;) {
+    ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      std::string error = errno_text();
+      ::close(fd);
+      return {std::nullopt, error};
+    }
+    if (got == 0) break;
+    bytes.append(buffer, static_cast<size_t>(got));
+  }
+  ::close(fd);
+  return {std::move(bytes), {}, no_write_permission(path.c_str(), info)};
+}
+
+size_t invalid_utf8_offset(std::string_view text) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  size_t size = text.size();
+  for (size_t i = 0; i < size;) {
+    unsigned char lead = bytes[i];
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t length;
+    unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      length = 3;
+      if (lead == 0xE0) low = 0xA0;   // no overlong forms
+      if (lead == 0xED) high = 0x9F;  // no UTF-16 surrogates
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      length = 4;
+      if (lead == 0xF0) low = 0x90;   // no overlong forms
+      if (lead == 0xF4) high = 0x8F;  // nothing above U+10FFFF
+    } else {
+      return i;
+    }
+    if (i + length > size) return i;
+    if (bytes[i + 1] < low || bytes[i + 1] > high) return i;
+    for (size_t k = 2; k < length; ++k) {
+      if ((bytes[i + k] & 0xC0) != 0x80) return i;
+    }
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
+DecodedSource decode_source(std::string bytes) {
+  DecodedSource decoded;
+  if (std::string_view(bytes).starts_with(kUtf8Bom)) {
+    decoded.bom = true;
+    bytes.erase(0, kUtf8Bom.size());
+  }
+  if (size_t nul = bytes.find('\0'); nul != std::string::npos) {
+    decoded.skip_reason = "the file contains NUL bytes (binary?)";
+  } else if (size_t bad = invalid_utf8_offset(bytes); bad != std::string_view::npos) {
+    decoded.skip_reason = "the file is not valid UTF-8 (first bad byte at offset " +
+                          std::to_string(bad + (decoded.bom ? kUtf8Bom.size() : 0)) + ")";
+  }
+  decoded.text = std::move(bytes);
+  return decoded;
+}
+
+std::string encode_source(std::string_view text, bool bom) {
+  std::string bytes;
+  bytes.reserve(text.size() + (bom ? kUtf8Bom.size() : 0));
+  if (bom) bytes.append(kUtf8Bom);
+  bytes.append(text);
+  return bytes;
+}
+
+std::string write_file_atomically(const fs::path& path, const std::string& content, const std::string& expected,
+                                  const WriteHooks& hooks) {
+  // Write through a symbolic link to its target: renaming over the link would replace it.
+  std::error_code error;
+  fs::path target = fs::canonical(path, error);
+  if (error) return "cannot resolve the path: " + error.message();
+
+  struct stat info {};
+  if (::stat(target.c_str(), &info) != 0) return "cannot stat: " + errno_text();
+  if (!S_ISREG(info.st_mode)) return "not a regular file";
+  if (no_write_permission(target.c_str(), info)) return "the file is read-only; left unchanged";
+  if (info.st_nlink > 1) {
+    return "the file has " + std::to_string(info.st_nlink) +
+           " hard links and replacing it would split them; left unchanged";
+  }
+  ReadResult current = read_file(target);
   if (!current.text) return "cannot re-read before writing: " + current.error;
   if (*current.text != expected) return "the file changed on disk while it was being fixed; left unchanged";
 
-  struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) return std::string("cannot stat: ") + std::strerror(errno);
-  std::string temp_template = (path.parent_path() / ("." + path.filename().string() + ".torchmigrate-XXXXXX")).string();
-  int fd = ::mkstemp(temp_template.data());
-  if (fd < 0) return std::string("cannot create a temporary file beside it: ") + std::strerror(errno);
-  const char* data = content.data();
-  size_t left = content.size();
-  while (left > 0) {
-    ssize_t written = ::write(fd, data, left);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      std::string error = std::strerror(errno);
-      ::close(fd);
-      ::unlink(temp_template.c_str());
-      return "write failed: " + error;
-    }
-    data += written;
-    left -= static_cast<size_t>(written);
+  // Hidden, beside the file (same file system, so the rename is atomic), named after it.
+  std::string temporary_name = ".";
+  temporary_name.append(target.filename().string()).append(".torchmigrate-XXXXXX");
+  TemporaryFile temporary((target.parent_path() / temporary_name).string());
+  if (!temporary.open()) return "cannot create a temporary file beside it: " + errno_text();
+  if (!write_all(temporary.fd(), content)) return "write failed: " + errno_text();
+  // Owner first: changing it may clear set-id bits that the mode then restores. Only root may
+  // give a file away, so a failure here just leaves the temporary file ours.
+  if (::fchown(temporary.fd(), info.st_uid, info.st_gid) != 0 && errno != EPERM) {
+    return "cannot keep the owner: " + errno_text();
   }
-  ::fchmod(fd, info.st_mode & 07777);
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    ::unlink(temp_template.c_str());
-    return std::string("write failed: ") + std::strerror(errno);
+  if (::fchmod(temporary.fd(), info.st_mode & 07777) != 0) return "cannot keep the permissions: " + errno_text();
+  if (::fsync(temporary.fd()) != 0) return "write failed: " + errno_text();
+  if (!temporary.close()) return "write failed: " + errno_text();
+
+  if (hooks.before_rename) hooks.before_rename(temporary.path());
+
+  // Last look before replacing: an editor may have saved the file while it was being fixed.
+  current = read_file(target);
+  if (!current.text || *current.text != expected) {
+    return "the file changed on disk while it was being fixed; left unchanged";
   }
-  if (::rename(temp_template.c_str(), path.c_str()) != 0) {
-    std::string error = std::strerror(errno);
-    ::unlink(temp_template.c_str());
-    return "rename failed: " + error;
+  if (::rename(temporary.path().c_str(), target.c_str()) != 0) return "rename failed: " + errno_text();
+  temporary.commit();
+  // Make the rename itself durable; a failure here cannot undo it, so it is not reported.
+  int directory = ::open(target.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (directory >= 0) {
+    ::fsync(directory);
+    ::close(directory);
   }
   return {};
 }

@@ -2,25 +2,88 @@
 #include "torchmigrate/engine/fixer.hpp"
 
 #include <algorithm>
+#include <set>
+
+#include "torchmigrate/python/syntax_tree.hpp"
 
 namespace torchmigrate::engine {
 namespace {
 
-bool has_syntax_error(const std::vector<Diagnostic>& diagnostics) {
-  return std::any_of(diagnostics.begin(), diagnostics.end(),
-                     [](const Diagnostic& d) { return d.code == kParseErrorCode; });
+// One fix picked in a pass, with its edits already adapted to the file's line endings.
+struct Candidate {
+  const Diagnostic* diagnostic;
+  const Fix* fix;
+  std::vector<Edit> edits;
+  uint32_t line;
+};
+
+Diagnostic internal_error(std::string message) {
+  Diagnostic diagnostic;
+  diagnostic.code = kInternalErrorCode;
+  diagnostic.severity = Severity::Error;
+  diagnostic.message = std::move(message);
+  return diagnostic;
+}
+
+// "TM101" or "TM101, TM201", in first-seen order.
+std::string code_list(const std::vector<std::string>& codes) {
+  std::vector<std::string> unique;
+  for (const std::string& code : codes) {
+    if (std::find(unique.begin(), unique.end(), code) == unique.end()) unique.push_back(code);
+  }
+  std::string list;
+  for (const std::string& code : unique) list += (list.empty() ? "" : ", ") + code;
+  return list;
+}
+
+// A check's edits must stay inside the text and must not overlap each other (exact copies
+// are tolerated); anything else is a bug in the check, never applied.
+bool valid_edits(const std::vector<Edit>& edits, size_t size) {
+  for (size_t i = 0; i < edits.size(); ++i) {
+    if (edits[i].range.start > edits[i].range.end || edits[i].range.end > size) return false;
+    for (size_t j = 0; j < i; ++j) {
+      if (!(edits[i] == edits[j]) && edits[i].range.overlaps(edits[j].range)) return false;
+    }
+  }
+  return true;
 }
 
 // Edits of one fix may go in when each either touches nothing accepted so far or is an exact
 // copy of an accepted edit (two findings sharing an import rewrite).
-bool compatible(const Fix& fix, const std::vector<Edit>& accepted) {
-  for (const Edit& edit : fix.edits) {
+bool compatible(const std::vector<Edit>& edits, const std::vector<Edit>& accepted) {
+  for (const Edit& edit : edits) {
     for (const Edit& other : accepted) {
       if (edit == other) continue;
       if (edit.range.overlaps(other.range)) return false;
     }
   }
   return true;
+}
+
+void add_unique(std::vector<Edit>& accepted, const std::vector<Edit>& edits) {
+  for (const Edit& edit : edits) {
+    if (std::find(accepted.begin(), accepted.end(), edit) == accepted.end()) accepted.push_back(edit);
+  }
+}
+
+bool ends_with_newline(std::string_view text) { return !text.empty() && text.back() == '\n'; }
+
+// Applies `edits` to `text`; when an edit reaches the end of the file, the result keeps the
+// final-newline state of `original` (edits elsewhere cannot change it).
+std::string apply_keeping_final_newline(std::string_view text, const std::vector<Edit>& edits,
+                                        const SourceFile& original) {
+  std::string result = apply_edits(text, edits);
+  bool touches_end = std::any_of(edits.begin(), edits.end(),
+                                 [&](const Edit& edit) { return edit.range.end == text.size(); });
+  if (!touches_end || original.text().empty()) return result;
+  bool wanted = ends_with_newline(original.text());
+  if (wanted && !result.empty() && !ends_with_newline(result)) {
+    result += original.line_ending();
+  } else if (!wanted && ends_with_newline(result)) {
+    result.pop_back();
+    if (!result.empty() && result.back() == '\r') result.pop_back();
+  }
+  return result;
 }
 
 }  // namespace
@@ -39,50 +102,125 @@ bool will_apply(const Fix& fix, const Settings& settings) {
   return applicability == Applicability::Safe || (applicability == Applicability::Unsafe && settings.unsafe_fixes);
 }
 
+Edit adapt_line_endings(Edit edit, std::string_view text) {
+  if (edit.replacement.find('\n') == std::string::npos) return edit;
+  // The terminator of the line the edit starts on; the last line, which may have none, follows
+  // the line before it.
+  uint32_t start = std::min<uint32_t>(edit.range.start, static_cast<uint32_t>(text.size()));
+  size_t newline = text.find('\n', start);
+  if (newline == std::string_view::npos && start > 0) newline = text.rfind('\n', start - 1);
+  bool crlf = newline != std::string_view::npos && newline > 0 && text[newline - 1] == '\r';
+  if (!crlf) return edit;
+  std::string adapted;
+  adapted.reserve(edit.replacement.size() + 8);
+  for (size_t i = 0; i < edit.replacement.size(); ++i) {
+    char c = edit.replacement[i];
+    if (c == '\n' && (i == 0 || edit.replacement[i - 1] != '\r')) adapted += '\r';
+    adapted += c;
+  }
+  edit.replacement = std::move(adapted);
+  return edit;
+}
+
+size_t python_syntax_errors(std::string_view text) {
+  python::SyntaxTree tree = python::SyntaxTree::parse(text);
+  size_t count = 0;
+  // Only subtrees that contain an error are entered; an explicit stack keeps deep nesting safe.
+  std::vector<TSNode> stack{tree.root().raw()};
+  while (!stack.empty()) {
+    TSNode node = stack.back();
+    stack.pop_back();
+    if (ts_node_is_missing(node) || std::string_view(ts_node_type(node)) == "ERROR") {
+      ++count;
+      if (ts_node_is_missing(node)) continue;
+    }
+    if (!ts_node_has_error(node)) continue;
+    for (uint32_t i = 0, n = ts_node_child_count(node); i < n; ++i) stack.push_back(ts_node_child(node, i));
+  }
+  return count;
+}
+
 FixOutcome fix_file(const Linter& linter, const SourceFile& file) {
+  const Settings& settings = linter.settings();
+  const bool python = file.language() == Language::Python;
   FixOutcome outcome;
-  outcome.text = file.text();
-  std::vector<Diagnostic> diagnostics = linter.lint(file);
-  bool broken_before = has_syntax_error(diagnostics);
+  std::string text = file.text();
+  const std::vector<Diagnostic> original_diagnostics = linter.lint(file);
+  std::vector<Diagnostic> diagnostics = original_diagnostics;
+  std::optional<size_t> syntax_errors;  // of `text`; computed once a pass has something to apply
+  std::set<std::string> invalid_reported;
+
+  auto roll_back = [&](std::string message) {
+    Diagnostic problem = internal_error(std::move(message));
+    outcome.rollback = problem;
+    outcome.problems.push_back(std::move(problem));
+    outcome.text = file.text();
+    outcome.applied.clear();
+    outcome.remaining = original_diagnostics;
+  };
+
   for (int pass = 0;; ++pass) {
-    SourceFile current(file.path(), outcome.text, file.language());
+    SourceFile current(file.path(), text, file.language());
     if (pass > 0) diagnostics = linter.lint(current);
     std::vector<Edit> accepted;
-    std::vector<AppliedFix> applied_now;
+    std::vector<Candidate> candidates;
     for (const Diagnostic& diagnostic : diagnostics) {
-      const Fix* fix = chosen_fix(diagnostic, linter.settings());
-      if (fix == nullptr || fix->edits.empty() || !will_apply(*fix, linter.settings())) continue;
-      if (!compatible(*fix, accepted)) continue;
-      for (const Edit& edit : fix->edits) {
-        if (std::find(accepted.begin(), accepted.end(), edit) == accepted.end()) accepted.push_back(edit);
+      const Fix* fix = chosen_fix(diagnostic, settings);
+      if (fix == nullptr || fix->edits.empty() || !will_apply(*fix, settings)) continue;
+      if (!valid_edits(fix->edits, text.size())) {
+        if (invalid_reported.insert(diagnostic.code).second) {
+          outcome.problems.push_back(internal_error("A fix of " + diagnostic.code +
+                                                    " produced an invalid edit and was skipped (please report this)"));
+        }
+        continue;
       }
-      applied_now.push_back({diagnostic.code, fix->title, current.location(diagnostic.range.start).line});
+      std::vector<Edit> edits;
+      for (const Edit& edit : fix->edits) edits.push_back(adapt_line_endings(edit, text));
+      if (!compatible(edits, accepted)) continue;  // the next pass sees it again
+      add_unique(accepted, edits);
+      candidates.push_back({&diagnostic, fix, std::move(edits), current.location(diagnostic.range.start).line});
     }
     if (accepted.empty()) {
+      outcome.text = std::move(text);
       outcome.remaining = std::move(diagnostics);
       break;
     }
     if (pass == kMaxFixPasses) {
+      std::vector<std::string> codes;
+      for (const Candidate& candidate : candidates) codes.push_back(candidate.diagnostic->code);
       outcome.hit_pass_limit = true;
-      outcome.remaining = std::move(diagnostics);
+      roll_back("Fixes for " + code_list(codes) + " did not settle after " + std::to_string(kMaxFixPasses) +
+                " passes; the file was left unchanged (please report this)");
       break;
     }
-    outcome.text = apply_edits(outcome.text, accepted);
-    outcome.applied.insert(outcome.applied.end(), applied_now.begin(), applied_now.end());
-  }
-  if (!broken_before && has_syntax_error(outcome.remaining)) {
-    std::string codes;
-    for (const AppliedFix& fix : outcome.applied) {
-      if (codes.find(fix.code) == std::string::npos) codes += (codes.empty() ? "" : ", ") + fix.code;
+    std::string next = apply_keeping_final_newline(text, accepted, file);
+    if (python) {
+      if (!syntax_errors) syntax_errors = python_syntax_errors(text);
+      size_t after = python_syntax_errors(next);
+      if (after > *syntax_errors) {
+        // Name the fixes that break the syntax on their own; if none does, the combination did.
+        std::vector<std::string> culprits;
+        uint32_t line = 0;
+        for (const Candidate& candidate : candidates) {
+          if (python_syntax_errors(apply_keeping_final_newline(text, candidate.edits, file)) > *syntax_errors) {
+            culprits.push_back(candidate.diagnostic->code);
+            if (line == 0) line = candidate.line;
+          }
+        }
+        if (culprits.empty()) {
+          for (const Candidate& candidate : candidates) culprits.push_back(candidate.diagnostic->code);
+        }
+        std::string where = line != 0 && pass == 0 ? " at line " + std::to_string(line) : "";
+        roll_back("Fix for " + code_list(culprits) + where +
+                  " would introduce a syntax error; the file was left unchanged (please report this)");
+        break;
+      }
+      syntax_errors = after;
     }
-    Diagnostic rollback;
-    rollback.code = kInternalErrorCode;
-    rollback.severity = Severity::Error;
-    rollback.message = "Fixes for " + codes + " would leave a syntax error; the file was left unchanged (please report this)";
-    outcome.rollback = rollback;
-    outcome.text = file.text();
-    outcome.applied.clear();
-    outcome.remaining = linter.lint(file);
+    for (const Candidate& candidate : candidates) {
+      outcome.applied.push_back({candidate.diagnostic->code, candidate.fix->title, candidate.line});
+    }
+    text = std::move(next);
   }
   return outcome;
 }

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/session.hpp"
 
+#include <exception>
+
 #include "torchmigrate/engine/file_io.hpp"
 #include "torchmigrate/engine/parallel.hpp"
 
 namespace torchmigrate::engine {
 namespace {
 
-Diagnostic file_problem(const char* code, std::string message) {
+Diagnostic file_problem(const char* code, std::string message, Severity severity = Severity::Error) {
   Diagnostic diagnostic;
   diagnostic.code = code;
   diagnostic.message = std::move(message);
-  diagnostic.severity = Severity::Error;
+  diagnostic.severity = severity;
   return diagnostic;
 }
 
@@ -24,32 +26,48 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
     outcome.diagnostics.push_back(file_problem(kIoErrorCode, "Failed to read file: " + read.error));
     return outcome;
   }
-  auto source = std::make_shared<SourceFile>(display, std::move(*read.text), file.language);
+  std::string original_bytes = std::move(*read.text);
+  DecodedSource decoded = decode_source(original_bytes);
+  if (!decoded.skip_reason.empty()) {
+    // Never parsed, never written: offsets into bytes we cannot decode would mean nothing.
+    outcome.source = std::make_shared<SourceFile>(display, "", file.language);
+    outcome.diagnostics.push_back(
+        file_problem(kIoErrorCode, "Skipped: " + decoded.skip_reason + "; not checked", Severity::Info));
+    return outcome;
+  }
+  auto source = std::make_shared<SourceFile>(display, std::move(decoded.text), file.language);
   if (mode == FixMode::Report) {
     outcome.diagnostics = linter.lint(*source);
     outcome.source = std::move(source);
     return outcome;
   }
+
   FixOutcome fixed = fix_file(linter, *source);
-  outcome.original = source->text();
-  outcome.changed = fixed.text != source->text();
-  outcome.applied = std::move(fixed.applied);
-  outcome.diagnostics = std::move(fixed.remaining);
-  if (fixed.rollback) outcome.diagnostics.insert(outcome.diagnostics.begin(), *fixed.rollback);
-  if (fixed.hit_pass_limit) {
+  bool changed = fixed.text != source->text();
+  if (changed && mode == FixMode::Apply && read.read_only) {
+    // Reported, not forced: making the file writable is the owner's decision.
+    outcome.diagnostics = linter.lint(*source);
     outcome.diagnostics.insert(outcome.diagnostics.begin(),
-                               file_problem(kInternalErrorCode, "Fixes did not settle after " +
-                                                                    std::to_string(kMaxFixPasses) +
-                                                                    " passes; the rest were left (please report this)"));
+                               file_problem(kIoErrorCode, "The file is read-only; its fixes were not applied",
+                                            Severity::Warning));
+    outcome.source = std::move(source);
+    return outcome;
   }
+  outcome.original_bytes = original_bytes;
+  outcome.fixed_bytes = encode_source(fixed.text, decoded.bom);
+  outcome.changed = changed;
+  outcome.applied = std::move(fixed.applied);
+  outcome.diagnostics = std::move(fixed.problems);
+  outcome.diagnostics.insert(outcome.diagnostics.end(), fixed.remaining.begin(), fixed.remaining.end());
   if (mode == FixMode::Apply && outcome.changed) {
-    std::string error = write_file_atomically(file.path, fixed.text, source->text());
+    std::string error = write_file_atomically(file.path, outcome.fixed_bytes, original_bytes);
     if (!error.empty()) {
       // Nothing was written: report against the text on disk.
       outcome.diagnostics = linter.lint(*source);
       outcome.diagnostics.insert(outcome.diagnostics.begin(), file_problem(kIoErrorCode, "Failed to write fixes: " + error));
       outcome.applied.clear();
       outcome.changed = false;
+      outcome.fixed_bytes = original_bytes;
       outcome.source = std::move(source);
       return outcome;
     }
@@ -61,10 +79,31 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
 
 }  // namespace
 
+bool is_file_problem(const Diagnostic& diagnostic) {
+  return diagnostic.code == kIoErrorCode || diagnostic.code == kInternalErrorCode;
+}
+
 std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<DiscoveredFile>& files, FixMode mode,
                                      unsigned jobs) {
+  return run_session([&](const DiscoveredFile&) -> const Linter& { return linter; }, files, mode, jobs);
+}
+
+std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vector<DiscoveredFile>& files,
+                                     FixMode mode, unsigned jobs) {
   std::vector<FileOutcome> outcomes(files.size());
-  parallel_for(files.size(), jobs, [&](size_t i) { outcomes[i] = process(linter, files[i], mode); });
+  parallel_for(files.size(), jobs, [&](size_t i) {
+    // One bad file never stops a run (and an exception must not escape a worker thread).
+    try {
+      outcomes[i] = process(linter_for(files[i]), files[i], mode);
+    } catch (const std::exception& error) {
+      FileOutcome failed;
+      failed.source = std::make_shared<SourceFile>(files[i].path.string(), "", files[i].language);
+      failed.diagnostics.push_back(
+          file_problem(kInternalErrorCode, std::string("Internal error, file skipped: ") + error.what() +
+                                               " (please report this)"));
+      outcomes[i] = std::move(failed);
+    }
+  });
   return outcomes;
 }
 

@@ -24,6 +24,8 @@ struct CheckOptions {
   bool fix = false;
   bool unsafe_fixes = false;
   bool diff = false;
+  bool fix_only = false;    // apply fixes, report only what could not be done
+  bool show_fixes = false;  // list the fixes applied, per file and rule
   bool exit_zero = false;
   bool exit_non_zero_on_fix = false;
   bool statistics = false;

@@ -20,6 +20,7 @@ struct DiscoveredFile {
 struct Discovery {
   std::vector<DiscoveredFile> files;  // sorted, no duplicates
   std::vector<std::string> errors;    // paths that do not exist or cannot be listed
+  std::vector<std::string> notes;     // what was skipped on purpose (links out of the tree)
 };
 
 // Python by extension, BuildFile by buildfiles::kind_for. A file of two fronts stays in one
@@ -29,6 +30,10 @@ Language language_for(const std::filesystem::path& path);
 Language language_for(const std::filesystem::path& path, const buildfiles::ExtraExtensions& build_extensions);
 // Directory names skipped while walking (explicit file arguments are always checked).
 bool is_default_excluded(const std::string& directory_name);
+// Symbolic links met while walking a directory are never followed out of it: a link to a file
+// inside the walked tree is checked once, under the file's real path; a link to a file outside
+// it is skipped with a note; links to directories are not followed. A path given explicitly is
+// checked even when it is a link (fixes are then written to the file it points at).
 Discovery discover(const std::vector<std::string>& paths, const buildfiles::ExtraExtensions& build_extensions = {});
 
 }  // namespace torchmigrate::engine

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Applies fixes to one file's text in memory: non-overlapping edits per pass, passes repeated
-// until nothing changes, and a rollback when the result would no longer parse.
+// until nothing changes, inserted line breaks in the file's own style, the final-newline state
+// kept, and a rollback of the whole file when a pass would break the syntax or never settles.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "torchmigrate/core/diagnostic.hpp"
@@ -13,6 +15,7 @@
 
 namespace torchmigrate::engine {
 
+// Passes after which fixing stops; a file still changing then is rolled back and reported.
 inline constexpr int kMaxFixPasses = 10;
 
 struct AppliedFix {
@@ -22,17 +25,27 @@ struct AppliedFix {
 };
 
 struct FixOutcome {
-  std::string text;                     // the fixed text (the original when rolled back)
-  std::vector<AppliedFix> applied;      // in application order
-  std::vector<Diagnostic> remaining;    // findings of the final text
+  std::string text;                   // the fixed text (the original when rolled back)
+  std::vector<AppliedFix> applied;    // in application order; empty when rolled back
+  std::vector<Diagnostic> remaining;  // findings of `text`
+  // Internal errors (code TM902) about this file's fixing: a rollback, the pass cap, a check
+  // that produced an invalid edit. Each names the rule responsible.
+  std::vector<Diagnostic> problems;
   bool hit_pass_limit = false;
-  std::optional<Diagnostic> rollback;   // set when fixing broke the syntax and was undone
+  std::optional<Diagnostic> rollback;  // set when fixing was undone (also listed in `problems`)
 };
 
 // The fix of `diagnostic` that these settings would pick (its policy), or nullptr.
 const Fix* chosen_fix(const Diagnostic& diagnostic, const Settings& settings);
 // Whether `--fix` with these settings applies `fix`.
 bool will_apply(const Fix& fix, const Settings& settings);
+
+// `edit` with every bare "\n" of its replacement written in the line-ending style of the line
+// it lands on in `text` (so a CRLF file, or the CRLF part of a mixed file, stays CRLF).
+Edit adapt_line_endings(Edit edit, std::string_view text);
+
+// Number of ERROR and MISSING nodes when `text` is parsed as Python.
+size_t python_syntax_errors(std::string_view text);
 
 FixOutcome fix_file(const Linter& linter, const SourceFile& file);
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// One run over many files: read, lint or fix, and (for --fix) write back, in parallel.
+// One run over many files: read, lint or fix, and (for --fix) write back, in parallel. Each
+// file's outcome depends only on that file, so the result is the same for any thread count.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,14 +19,24 @@ namespace torchmigrate::engine {
 enum class FixMode { Report, Apply, Diff };
 
 struct FileOutcome {
-  std::shared_ptr<const SourceFile> source;  // the text the diagnostics refer to (fixed text after --fix)
+  // The text the diagnostics refer to: without a byte order mark, and the fixed text after --fix.
+  std::shared_ptr<const SourceFile> source;
   std::vector<Diagnostic> diagnostics;
-  std::vector<AppliedFix> applied;
-  std::string original;  // the text as read, when fixes were computed
+  std::vector<AppliedFix> applied;  // fixes written (Apply) or that would be written (Diff)
+  std::string original_bytes;       // the file as read, when fixes were computed
+  std::string fixed_bytes;          // the bytes --fix writes (BOM, line endings kept)
   bool changed = false;
 };
 
 std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<DiscoveredFile>& files, FixMode mode,
                                      unsigned jobs);
+// For runs whose settings differ per file (configuration files in subdirectories): the linter
+// for each file. Called from worker threads, so it must be thread-safe.
+using LinterFor = std::function<const Linter&(const DiscoveredFile&)>;
+std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vector<DiscoveredFile>& files,
+                                     FixMode mode, unsigned jobs);
+
+// True for the diagnostics that say a file could not be read, checked, fixed or written.
+bool is_file_problem(const Diagnostic& diagnostic);
 
 }  // namespace torchmigrate::engine
