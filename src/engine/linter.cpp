@@ -2,6 +2,7 @@
 #include "torchmigrate/engine/linter.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "torchmigrate/python/compat_guards.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
@@ -53,12 +54,17 @@ Linter::Linter(const Catalog& catalog, const CheckRegistry& registry, Settings s
 
 std::vector<Diagnostic> Linter::lint(const SourceFile& file) const {
   switch (file.language()) {
-    case Language::Python: return lint_python(file);
+    case Language::Python: return lint_python(file, nullptr);
     case Language::Cxx: return lint_other(file, RuleLanguage::Cxx);
     case Language::BuildFile: return lint_other(file, RuleLanguage::Build);
     case Language::Unknown: return {};
   }
   return {};
+}
+
+std::vector<Diagnostic> Linter::lint(const SourceFile& file, const python::SyntaxTree& tree) const {
+  if (file.language() == Language::Python) return lint_python(file, &tree);
+  return lint(file);
 }
 
 std::vector<Diagnostic> Linter::lint_other(const SourceFile& file, RuleLanguage language) const {
@@ -73,13 +79,15 @@ std::vector<Diagnostic> Linter::lint_other(const SourceFile& file, RuleLanguage 
   return diagnostics;
 }
 
-std::vector<Diagnostic> Linter::lint_python(const SourceFile& file) const {
+std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python::SyntaxTree* parsed) const {
   std::vector<std::unique_ptr<PythonCheck>> checks;
   for (const RuleSpec* rule : python_rules_) {
     if (mentions_any(file.text(), rule->triggers)) checks.push_back((*registry_.python(rule->check_family))(*rule));
   }
   std::vector<Diagnostic> diagnostics;
-  python::SyntaxTree tree = python::SyntaxTree::parse(file.text());
+  std::optional<python::SyntaxTree> own_tree;
+  if (parsed == nullptr) own_tree.emplace(python::SyntaxTree::parse(file.text()));
+  const python::SyntaxTree& tree = parsed != nullptr ? *parsed : *own_tree;
   if (auto error = tree.first_error()) {
     Diagnostic& diagnostic = diagnostics.emplace_back();
     diagnostic.code = kParseErrorCode;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/python/syntax_tree.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -59,6 +60,50 @@ SyntaxTree SyntaxTree::parse(std::string_view source) {
 }
 
 std::optional<Node> SyntaxTree::first_error() const { return find_error(root()); }
+
+namespace {
+
+// tree-sitter points are (row, byte column) pairs.
+TSPoint point_at(std::string_view text, uint32_t offset) {
+  TSPoint point{0, 0};
+  uint32_t line_start = 0;
+  for (uint32_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++point.row;
+      line_start = i + 1;
+    }
+  }
+  point.column = offset - line_start;
+  return point;
+}
+
+TSPoint advance(TSPoint point, std::string_view inserted) {
+  size_t newline = inserted.rfind('\n');
+  if (newline == std::string_view::npos) return {point.row, point.column + static_cast<uint32_t>(inserted.size())};
+  auto rows = static_cast<uint32_t>(std::count(inserted.begin(), inserted.end(), '\n'));
+  return {point.row + rows, static_cast<uint32_t>(inserted.size() - newline - 1)};
+}
+
+}  // namespace
+
+void SyntaxTree::edit(std::string_view before, TextRange replaced, std::string_view replacement) {
+  TSInputEdit input{};
+  input.start_byte = replaced.start;
+  input.old_end_byte = replaced.end;
+  input.new_end_byte = replaced.start + static_cast<uint32_t>(replacement.size());
+  input.start_point = point_at(before, replaced.start);
+  input.old_end_point = advance(input.start_point, before.substr(replaced.start, replaced.length()));
+  input.new_end_point = advance(input.start_point, replacement);
+  ts_tree_edit(tree_.get(), &input);
+}
+
+void SyntaxTree::reparse(std::string_view source) {
+  TSTree* tree = ts_parser_parse_string(thread_parser(), tree_.get(), source.data(),
+                                        static_cast<uint32_t>(source.size()));
+  if (tree == nullptr) throw std::runtime_error("tree-sitter failed to parse");
+  tree_.reset(tree);
+  source_ = source;
+}
 
 namespace {
 

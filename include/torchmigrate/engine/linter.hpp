@@ -12,6 +12,10 @@
 #include "torchmigrate/engine/python_check.hpp"
 #include "torchmigrate/engine/settings.hpp"
 
+namespace torchmigrate::python {
+class SyntaxTree;
+}
+
 namespace torchmigrate::engine {
 
 class Linter {
@@ -21,12 +25,15 @@ class Linter {
 
   // Findings sorted by position then code; never throws for bad input.
   [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file) const;
+  // The same for a Python file whose tree is already parsed from exactly `file.text()` (an
+  // editor keeps the tree and re-parses incrementally); other languages ignore `tree`.
+  [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file, const python::SyntaxTree& tree) const;
   [[nodiscard]] const Settings& settings() const { return settings_; }
   [[nodiscard]] const Catalog& catalog() const { return catalog_; }
   [[nodiscard]] const std::vector<const RuleSpec*>& enabled_rules() const { return python_rules_; }
 
  private:
-  [[nodiscard]] std::vector<Diagnostic> lint_python(const SourceFile& file) const;
+  [[nodiscard]] std::vector<Diagnostic> lint_python(const SourceFile& file, const python::SyntaxTree* parsed) const;
   [[nodiscard]] std::vector<Diagnostic> lint_other(const SourceFile& file, RuleLanguage language) const;
 
   const Catalog& catalog_;
