@@ -110,6 +110,7 @@ namespace {
 struct KindTable {
   std::vector<KindId> canonical;  // symbol -> kind id
   std::unordered_map<std::string, KindId> by_name;
+  KindId error = 0;  // ERROR nodes carry a built-in symbol outside the grammar's range
 };
 
 const KindTable& kind_table() {
@@ -123,6 +124,7 @@ const KindTable& kind_table() {
       auto [it, inserted] = built.by_name.emplace(name, static_cast<KindId>(built.by_name.size()));
       built.canonical[symbol] = it->second;
     }
+    built.error = built.by_name.emplace("ERROR", static_cast<KindId>(built.by_name.size())).first->second;
     return built;
   }();
   return table;
@@ -137,7 +139,10 @@ KindId python_kind_id(std::string_view kind) {
   return it->second;
 }
 
-KindId python_kind_id(TSSymbol symbol) { return kind_table().canonical.at(symbol); }
+KindId python_kind_id(TSSymbol symbol) {
+  const KindTable& table = kind_table();
+  return symbol < table.canonical.size() ? table.canonical[symbol] : table.error;
+}
 
 uint32_t python_kind_count() { return static_cast<uint32_t>(kind_table().by_name.size()); }
 

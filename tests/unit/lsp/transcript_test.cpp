@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+// Transcript tests of every method the server handles: framed JSON-RPC in, the exact framed
+// JSON-RPC out (object keys come out sorted).
+#include <catch2/catch.hpp>
+
+#include "torchmigrate/version.hpp"
+#include "transcript.hpp"
+
+using namespace torchmigrate::lsp;
+using namespace torchmigrate::lsp::testing;
+
+namespace {
+
+const std::string kUri = "file:///project/model.py";
+
+// Line 1 holds a 2-byte (é) and a 4-byte, astral (😀, two UTF-16 units) character before the
+// finding: UTF-16 column 16 is byte 19 and code point 17.
+const std::string kText = R"("import torch\ns = \"é😀\"; ep = torch.export.export(m, (x,))\n")";
+
+const std::string kInitializeResult =
+    R"({"id":1,"jsonrpc":"2.0","result":{"capabilities":{"codeActionProvider":{"codeActionKinds":["quickfix","source.fixAll.torchmigrate"],"resolveProvider":false},"hoverProvider":true,"positionEncoding":"utf-16","textDocumentSync":{"change":2,"openClose":true,"save":{"includeText":false}}},"serverInfo":{"name":"torchmigrate","version":")" +
+    std::string(torchmigrate::kVersion) + R"("}}})";
+
+std::string tm201(const std::string& range) {
+  return R"({"code":"TM201","codeDescription":{"href":"https://github.com/pytorch/pytorch/pull/148790"},"message":"`torch.export.export` defaults to `strict=False` in torch 2.8 (it was `True`); pass `strict=` explicitly","range":)" +
+         range + R"(,"severity":2,"source":"torchmigrate"})";
+}
+
+const std::string kTm201Range = R"({"end":{"character":44,"line":1},"start":{"character":16,"line":1}})";
+
+std::string publish(const std::string& diagnostics, int version, const std::string& uri = kUri) {
+  return R"({"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"diagnostics":[)" + diagnostics +
+         R"(],"uri":")" + uri + R"(","version":)" + std::to_string(version) + "}}";
+}
+
+std::string request(int id, const std::string& method, const std::string& params) {
+  return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" + method + R"(","params":)" + params + "}";
+}
+
+std::string notification(const std::string& method, const std::string& params) {
+  return R"({"jsonrpc":"2.0","method":")" + method + R"(","params":)" + params + "}";
+}
+
+std::string result(int id, const std::string& value) {
+  return R"({"id":)" + std::to_string(id) + R"(,"jsonrpc":"2.0","result":)" + value + "}";
+}
+
+std::string error(const std::string& id, int code, const std::string& message) {
+  return R"({"error":{"code":)" + std::to_string(code) + R"(,"message":")" + message + R"("},"id":)" + id +
+         R"(,"jsonrpc":"2.0"})";
+}
+
+const std::string kShutdownResult = result(99, "null");
+
+}  // namespace
+
+TEST_CASE("lifecycle: initialize advertises what is implemented, shutdown then exit ends with 0") {
+  TranscriptResult run = run_transcript(framed({initialize_request(), kInitialized, kShutdown, kExit}));
+  CHECK(run.output == framed({kInitializeResult, kShutdownResult}));
+  CHECK(run.exit_code == 0);
+}
+
+TEST_CASE("lifecycle: exit without shutdown ends with 1") {
+  TranscriptResult run = run_transcript(framed({initialize_request(), kInitialized, kExit}));
+  CHECK(run.output == framed({kInitializeResult}));
+  CHECK(run.exit_code == 1);
+}
+
+TEST_CASE("lifecycle: requests before initialize, a second initialize, and requests after shutdown are refused") {
+  TranscriptResult run = run_transcript(framed({
+      request(7, "textDocument/hover", R"({"textDocument":{"uri":"file:///project/model.py"},"position":{"line":0,"character":0}})"),
+      did_open(kUri, kText),  // dropped: not initialized yet
+      initialize_request(),
+      initialize_request(),
+      kShutdown,
+      request(8, "textDocument/hover", R"({"textDocument":{"uri":"file:///project/model.py"},"position":{"line":0,"character":0}})"),
+      kExit,
+      request(9, "shutdown", "null"),  // after exit: nothing is read any more
+  }));
+  CHECK(run.output == framed({
+                          error("7", -32002, "The server is not initialized yet"),
+                          kInitializeResult,
+                          error("1", -32600, "The server is already initialized"),
+                          kShutdownResult,
+                          error("8", -32600, "The server is shutting down"),
+                      }));
+  CHECK(run.exit_code == 0);
+}
+
+TEST_CASE("unknown methods: requests get MethodNotFound, notifications are ignored") {
+  TranscriptResult run = run_transcript(framed({
+      initialize_request(),
+      kInitialized,
+      request(2, "textDocument/definition", R"({"textDocument":{"uri":"file:///project/model.py"},"position":{"line":0,"character":0}})"),
+      R"({"jsonrpc":"2.0","id":"abc","method":"$/unknownRequest"})",
+      notification("$/setTrace", R"({"value":"off"})"),
+      notification("workspace/somethingNew", "{}"),
+      kShutdown,
+  }));
+  CHECK(run.output == framed({
+                          kInitializeResult,
+                          error("2", -32601, "Unhandled method textDocument/definition"),
+                          error(R"("abc")", -32601, "Unhandled method $/unknownRequest"),
+                          kShutdownResult,
+                      }));
+}
+
+TEST_CASE("malformed input is answered with ParseError or InvalidRequest and the server carries on") {
+  std::string input = framed({initialize_request()});
+  input += "Content-Length: 9\r\n\r\n{\"jsonrpc";  // cut JSON
+  input += "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n";  // no Content-Length
+  input += "Content-Length: abc\r\n\r\n";
+  input += framed({
+      "[]",
+      R"({"id":3,"method":"shutdown"})",
+      R"({"jsonrpc":"2.0","id":{"x":1},"method":"shutdown"})",
+      R"({"jsonrpc":"2.0","id":4,"method":12})",
+      R"({"jsonrpc":"2.0","id":5,"method":"textDocument/hover","params":42})",
+      R"({"jsonrpc":"2.0","id":6})",
+      request(7, "textDocument/hover", R"({"textDocument":{"uri":"file:///project/model.py"}})"),
+      request(8, "textDocument/hover", R"({"textDocument":{"uri":"file:///project/model.py"},"position":{"line":-1,"character":0}})"),
+      notification("textDocument/didChange", R"({"textDocument":{"uri":"file:///project/missing.py","version":2},"contentChanges":[]})"),
+      kShutdown,
+  });
+  input += "content-length: 33\n\n" + std::string(R"({"jsonrpc":"2.0","method":"exit"})");  // lenient header
+  TranscriptResult run = run_transcript(input);
+  CHECK(run.output ==
+        framed({
+            kInitializeResult,
+            error("null", -32700, "Parse error: the body is not valid JSON"),
+            error("null", -32700, "Parse error: the header has no Content-Length"),
+            error("null", -32700, "Parse error: invalid Content-Length `abc`"),
+            error("null", -32600, "Invalid request: a message must be a JSON object"),
+            error("3", -32600, R"(Invalid request: `jsonrpc` must be \"2.0\")"),
+            error("null", -32600, "Invalid request: `id` must be an integer or a string"),
+            error("4", -32600, "Invalid request: `method` must be a string"),
+            error("5", -32600, "Invalid request: `params` must be an object or an array"),
+            error("6", -32600, "Invalid request: `method` is missing"),
+            error("7", -32602, "Invalid params: `file:///project/model.py` is not open"),
+            error("8", -32602, "Invalid params: `file:///project/model.py` is not open"),
+            R"({"jsonrpc":"2.0","method":"window/logMessage","params":{"message":"textDocument/didChange: `file:///project/missing.py` is not open","type":1}})",
+            kShutdownResult,
+        }));
+  CHECK(run.exit_code == 0);
+}
+
+TEST_CASE("didOpen publishes diagnostics with UTF-16 ranges after non-ASCII and astral characters") {
+  TranscriptResult run = run_transcript(framed({initialize_request(), kInitialized, did_open(kUri, kText), kShutdown}));
+  CHECK(run.output == framed({kInitializeResult, publish(tm201(kTm201Range), 1), kShutdownResult}));
+}
+
+TEST_CASE("didChange applies incremental edits given in UTF-16 positions and re-publishes") {
+  // Insert ", strict=True" before the closing parenthesis (UTF-16 column 43, byte 46).
+  std::string insert = notification(
+      "textDocument/didChange",
+      R"({"textDocument":{"uri":"file:///project/model.py","version":2},"contentChanges":[{"range":{"start":{"line":1,"character":43},"end":{"line":1,"character":43}},"text":", strict=True"}]})");
+  // Two changes in one notification: the second is relative to the text the first left.
+  // First replace "😀" (columns 6-8) by "a", then delete ", strict=True" (now at 42-55).
+  std::string two = notification(
+      "textDocument/didChange",
+      R"({"textDocument":{"uri":"file:///project/model.py","version":3},"contentChanges":[)"
+      R"({"range":{"start":{"line":1,"character":6},"end":{"line":1,"character":8}},"text":"a"},)"
+      R"({"range":{"start":{"line":1,"character":42},"end":{"line":1,"character":55}},"text":""}]})");
+  // A change without a range replaces the whole text; later ranges refer to the new text.
+  std::string whole = notification(
+      "textDocument/didChange",
+      R"({"textDocument":{"uri":"file:///project/model.py","version":4},"contentChanges":[)"
+      R"({"text":"import torch\n\n𝔵 = torch.export.export(m, (x,))\n"},)"
+      R"({"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":0}},"text":"# 😀😀\n"}]})");
+  TranscriptResult run = run_transcript(
+      framed({initialize_request(), kInitialized, did_open(kUri, kText), insert, two, whole, kShutdown}));
+  CHECK(run.output == framed({
+                          kInitializeResult,
+                          publish(tm201(kTm201Range), 1),
+                          publish("", 2),
+                          publish(tm201(R"({"end":{"character":43,"line":1},"start":{"character":15,"line":1}})"), 3),
+                          publish(tm201(R"({"end":{"character":33,"line":3},"start":{"character":5,"line":3}})"), 4),
+                          kShutdownResult,
+                      }));
+}
+
+TEST_CASE("changes that arrive together are published once, for the last version") {
+  std::string first = notification(
+      "textDocument/didChange",
+      R"({"textDocument":{"uri":"file:///project/model.py","version":2},"contentChanges":[{"range":{"start":{"line":1,"character":43},"end":{"line":1,"character":43}},"text":", strict"}]})");
+  std::string second = notification(
+      "textDocument/didChange",
+      R"({"textDocument":{"uri":"file:///project/model.py","version":3},"contentChanges":[{"range":{"start":{"line":1,"character":51},"end":{"line":1,"character":51}},"text":"=True"}]})");
+  TranscriptResult run =
+      run_transcript(framed({initialize_request(), kInitialized, did_open(kUri, kText), first, second}), true);
+  CHECK(run.output == framed({kInitializeResult, publish("", 3)}));
+}
+
+TEST_CASE("didSave re-publishes, didClose clears the diagnostics") {
+  TranscriptResult run = run_transcript(framed({
+      initialize_request(),
+      kInitialized,
+      did_open(kUri, kText),
+      notification("textDocument/didSave", R"({"textDocument":{"uri":"file:///project/model.py"}})"),
+      notification("textDocument/didClose", R"({"textDocument":{"uri":"file:///project/model.py"}})"),
+      kShutdown,
+  }));
+  CHECK(run.output == framed({
+                          kInitializeResult,
+                          publish(tm201(kTm201Range), 1),
+                          publish(tm201(kTm201Range), 1),
+                          R"({"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"diagnostics":[],"uri":"file:///project/model.py"}})",
+                          kShutdownResult,
+                      }));
+}
+
+TEST_CASE("positions past the end of a line or of the text are clamped; negative ones are invalid params") {
+  std::string past = notification(
+      "textDocument/didChange",
+      R"({"textDocument":{"uri":"file:///project/model.py","version":2},"contentChanges":[{"range":{"start":{"line":1,"character":400},"end":{"line":70,"character":0}},"text":"\nz = 1\n"}]})");
+  TranscriptResult run = run_transcript(framed({
+      initialize_request(),
+      kInitialized,
+      did_open(kUri, R"("import torch\ntorch.export.export(m, (x,))\n")"),
+      past,
+      request(2, "textDocument/hover", R"({"textDocument":{"uri":"file:///project/model.py"},"position":{"line":-1,"character":0}})"),
+      request(3, "textDocument/hover", R"({"textDocument":{"uri":"file:///project/model.py"},"position":{"line":1,"character":200}})"),
+      kShutdown,
+  }));
+  CHECK(run.output ==
+        framed({
+            kInitializeResult,
+            publish(tm201(R"({"end":{"character":28,"line":1},"start":{"character":0,"line":1}})"), 1),
+            publish(tm201(R"({"end":{"character":28,"line":1},"start":{"character":0,"line":1}})"), 2),
+            error("2", -32602, "Invalid params: a position needs non-negative integer `line` and `character`"),
+            result(3, "null"),
+            kShutdownResult,
+        }));
+}
