@@ -232,3 +232,174 @@ TEST_CASE("positions past the end of a line or of the text are clamped; negative
             kShutdownResult,
         }));
 }
+
+namespace {
+
+std::string code_action_request(int id, const std::string& range, const std::string& only = "") {
+  return request(id, "textDocument/codeAction",
+                 R"({"textDocument":{"uri":"file:///project/model.py"},"range":)" + range +
+                     R"(,"context":{"diagnostics":[])" + (only.empty() ? "" : R"(,"only":)" + only) + "}}");
+}
+
+std::string edit_changes(const std::string& edits) {
+  return R"({"changes":{"file:///project/model.py":[)" + edits + "]}}";
+}
+
+const std::string kKeepOld =
+    R"({"diagnostics":[)" + tm201(kTm201Range) + R"(],"edit":)" +
+    edit_changes(R"({"newText":", strict=True","range":{"end":{"character":43,"line":1},"start":{"character":43,"line":1}}})") +
+    R"x(,"isPreferred":true,"kind":"quickfix","title":"Add `strict=True` to keep the 2.7 behaviour (TM201)"})x";
+const std::string kAdoptNew =
+    R"({"diagnostics":[)" + tm201(kTm201Range) + R"(],"edit":)" +
+    edit_changes(R"({"newText":", strict=False","range":{"end":{"character":43,"line":1},"start":{"character":43,"line":1}}})") +
+    R"x(,"isPreferred":false,"kind":"quickfix","title":"Add `strict=False` to adopt the 2.8 default (TM201)"})x";
+const std::string kNoqa =
+    R"({"diagnostics":[)" + tm201(kTm201Range) + R"(],"edit":)" +
+    edit_changes(R"({"newText":"  # noqa: TM201","range":{"end":{"character":44,"line":1},"start":{"character":44,"line":1}}})") +
+    R"(,"kind":"quickfix","title":"Suppress with `# noqa: TM201`"})";
+const std::string kFixAll =
+    R"({"edit":)" +
+    edit_changes(R"({"newText":", strict=True","range":{"end":{"character":43,"line":1},"start":{"character":43,"line":1}}})") +
+    R"(,"kind":"source.fixAll.torchmigrate","title":"Fix all safely fixable torchmigrate findings"})";
+
+const std::string kAtCall = R"({"start":{"line":1,"character":20},"end":{"line":1,"character":20}})";
+
+}  // namespace
+
+TEST_CASE("code actions: keep-old and adopt-new quick fixes, a noqa suppression and fix-all") {
+  TranscriptResult run = run_transcript(framed({
+      initialize_request(),
+      kInitialized,
+      did_open(kUri, kText),
+      code_action_request(2, kAtCall),
+      code_action_request(3, kAtCall, R"(["quickfix"])"),
+      code_action_request(4, R"({"start":{"line":0,"character":0},"end":{"line":0,"character":3}})"),
+      code_action_request(5, R"({"start":{"line":0,"character":0},"end":{"line":0,"character":0}})", R"(["source.fixAll"])"),
+      code_action_request(6, kAtCall, R"(["refactor"])"),
+      kShutdown,
+  }));
+  CHECK(run.output == framed({
+                          kInitializeResult,
+                          publish(tm201(kTm201Range), 1),
+                          result(2, "[" + kKeepOld + "," + kAdoptNew + "," + kNoqa + "," + kFixAll + "]"),
+                          result(3, "[" + kKeepOld + "," + kAdoptNew + "," + kNoqa + "]"),
+                          result(4, "[" + kFixAll + "]"),
+                          result(5, "[" + kFixAll + "]"),
+                          result(6, "[]"),
+                      }) + frame(kShutdownResult));
+}
+
+TEST_CASE("code actions: versioned documentChanges for clients that support them; noqa lists are extended") {
+  std::string capabilities =
+      R"({"workspace":{"workspaceEdit":{"documentChanges":true}},"textDocument":{"codeAction":{"codeActionLiteralSupport":{"codeActionKind":{"valueSet":["quickfix"]}}}}})";
+  TranscriptResult run = run_transcript(framed({
+      initialize_request(capabilities),
+      kInitialized,
+      did_open(kUri, R"("import torch\ntorch.export.export(m, (x,))  # noqa: TM101\n")", 7),
+      code_action_request(2, R"({"start":{"line":1,"character":0},"end":{"line":1,"character":0}})", R"(["quickfix"])"),
+      kShutdown,
+  }));
+  std::string diagnostic = tm201(R"({"end":{"character":28,"line":1},"start":{"character":0,"line":1}})");
+  auto versioned = [](const std::string& edit) {
+    return R"({"documentChanges":[{"edits":[)" + edit + R"(],"textDocument":{"uri":"file:///project/model.py","version":7}}]})";
+  };
+  std::string keep_old = R"({"diagnostics":[)" + diagnostic + R"(],"edit":)" +
+                         versioned(R"({"newText":", strict=True","range":{"end":{"character":27,"line":1},"start":{"character":27,"line":1}}})") +
+                         R"x(,"isPreferred":true,"kind":"quickfix","title":"Add `strict=True` to keep the 2.7 behaviour (TM201)"})x";
+  std::string adopt_new = R"({"diagnostics":[)" + diagnostic + R"(],"edit":)" +
+                          versioned(R"({"newText":", strict=False","range":{"end":{"character":27,"line":1},"start":{"character":27,"line":1}}})") +
+                          R"x(,"isPreferred":false,"kind":"quickfix","title":"Add `strict=False` to adopt the 2.8 default (TM201)"})x";
+  std::string noqa = R"({"diagnostics":[)" + diagnostic + R"(],"edit":)" +
+                     versioned(R"({"newText":", TM201","range":{"end":{"character":43,"line":1},"start":{"character":43,"line":1}}})") +
+                     R"(,"kind":"quickfix","title":"Suppress with `# noqa: TM201`"})";
+  std::string code_action_capabilities =
+      R"({"id":1,"jsonrpc":"2.0","result":{"capabilities":{"codeActionProvider":{"codeActionKinds":["quickfix","source.fixAll.torchmigrate"],"resolveProvider":false},"hoverProvider":true,"positionEncoding":"utf-16","textDocumentSync":{"change":2,"openClose":true,"save":{"includeText":false}}},"serverInfo":{"name":"torchmigrate","version":")" +
+      std::string(torchmigrate::kVersion) + R"("}}})";
+  CHECK(run.output == framed({
+                          code_action_capabilities,
+                          publish(diagnostic, 7),
+                          result(2, "[" + keep_old + "," + adopt_new + "," + noqa + "]"),
+                          kShutdownResult,
+                      }));
+}
+
+TEST_CASE("code actions are not advertised to clients without code action literals") {
+  TranscriptResult run = run_transcript(framed({
+      initialize_request("{}"),
+      kInitialized,
+      code_action_request(2, kAtCall),
+      kShutdown,
+  }));
+  CHECK(run.output ==
+        framed({
+            R"({"id":1,"jsonrpc":"2.0","result":{"capabilities":{"hoverProvider":true,"positionEncoding":"utf-16","textDocumentSync":{"change":2,"openClose":true,"save":{"includeText":false}}},"serverInfo":{"name":"torchmigrate","version":")" +
+                std::string(torchmigrate::kVersion) + R"("}}})",
+            error("2", -32601, "Unhandled method textDocument/codeAction"),
+            kShutdownResult,
+        }));
+}
+
+TEST_CASE("hover on a flagged range shows the rule's docs with its before/after example") {
+  TranscriptResult run = run_transcript(framed({
+      initialize_request(),
+      kInitialized,
+      did_open(kUri, kText),
+      request(2, "textDocument/hover", R"({"textDocument":{"uri":"file:///project/model.py"},"position":{"line":1,"character":16}})"),
+      request(3, "textDocument/hover", R"({"textDocument":{"uri":"file:///project/model.py"},"position":{"line":1,"character":44}})"),
+      request(4, "textDocument/hover", R"({"textDocument":{"uri":"file:///project/model.py"},"position":{"line":0,"character":3}})"),
+      kShutdown,
+  }));
+  const torchmigrate::engine::RuleSpec& rule = *torchmigrate::engine::Catalog::builtin().find("TM201");
+  json contents = {{"kind", "markdown"},
+                   {"value", "**TM201** `export-strict-default-changed`: " + rule.summary + "\n\n" + rule.docs.what +
+                                 "\n\n" + rule.docs.why + "\n\nBefore:\n```python\n" + rule.docs.before +
+                                 "```\n\nAfter:\n```python\n" + rule.docs.after +
+                                 "```\n\nOr, adopting the 2.8 behaviour:\n```python\n" + rule.docs.after_adopt_new +
+                                 "```\n\n**Fix safety:** " + rule.docs.fix_safety + "\n"}};
+  std::string hover = R"({"contents":)" + contents.dump() + R"(,"range":)" + kTm201Range + "}";
+  CHECK(run.output == framed({
+                          kInitializeResult,
+                          publish(tm201(kTm201Range), 1),
+                          result(2, hover),
+                          result(3, "null"),  // the range's end is outside it
+                          result(4, "null"),
+                          kShutdownResult,
+                      }));
+}
+
+TEST_CASE("pull diagnostics: advertised when the client supports them, unchanged results say so") {
+  std::string capabilities = R"({"textDocument":{"diagnostic":{"dynamicRegistration":false}}})";
+  std::string pull = R"({"textDocument":{"uri":"file:///project/model.py"}})";
+  TranscriptResult run = run_transcript(framed({
+      initialize_request(capabilities),
+      kInitialized,
+      did_open(kUri, kText),
+      request(2, "textDocument/diagnostic", pull),
+      request(3, "textDocument/diagnostic", R"({"textDocument":{"uri":"file:///project/model.py"},"previousResultId":"1"})"),
+      notification("textDocument/didChange",
+                   R"({"textDocument":{"uri":"file:///project/model.py","version":2},"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"text":"\n"}]})"),
+      request(4, "textDocument/diagnostic", R"({"textDocument":{"uri":"file:///project/model.py"},"previousResultId":"1"})"),
+      request(5, "textDocument/diagnostic", R"({"textDocument":{"uri":"file:///project/other.py"}})"),
+      kShutdown,
+  }));
+  CHECK(run.output ==
+        framed({
+            R"({"id":1,"jsonrpc":"2.0","result":{"capabilities":{"diagnosticProvider":{"identifier":"torchmigrate","interFileDependencies":false,"workspaceDiagnostics":false},"hoverProvider":true,"positionEncoding":"utf-16","textDocumentSync":{"change":2,"openClose":true,"save":{"includeText":false}}},"serverInfo":{"name":"torchmigrate","version":")" +
+                std::string(torchmigrate::kVersion) + R"("}}})",
+            result(2, R"({"items":[)" + tm201(kTm201Range) + R"(],"kind":"full","resultId":"1"})"),
+            result(3, R"({"kind":"unchanged","resultId":"1"})"),
+            result(4, R"({"items":[)" + tm201(R"({"end":{"character":44,"line":2},"start":{"character":16,"line":2}})") +
+                          R"(],"kind":"full","resultId":"2"})"),
+            result(5, R"({"items":[],"kind":"full"})"),
+            kShutdownResult,
+        }));
+}
+
+TEST_CASE("cancellation: a request cancelled before it is handled gets RequestCancelled") {
+  std::string hover = request(2, "textDocument/hover", R"({"textDocument":{"uri":"file:///project/model.py"},"position":{"line":0,"character":0}})");
+  std::string cancel = notification("$/cancelRequest", R"({"id":2})");
+  std::string cancel_unknown = notification("$/cancelRequest", R"({"id":42})");
+  TranscriptResult run = run_transcript(
+      framed({initialize_request(), kInitialized, did_open(kUri, kText), hover, cancel, cancel_unknown}), true);
+  CHECK(run.output == framed({kInitializeResult, error("2", -32800, "Request cancelled"), publish(tm201(kTm201Range), 1)}));
+}
