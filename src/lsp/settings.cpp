@@ -86,13 +86,15 @@ std::vector<std::string> SettingsResolver::set_options(const ClientOptions& opti
   // invalid entries are dropped and the rest applies.
   std::vector<std::string> errors;
   ClientOptions accepted = options;
-  for (auto* list : {&accepted.select, &accepted.extend_select, &accepted.ignore}) {
+  const std::pair<const char*, std::vector<std::string>*> lists[] = {
+      {"select", &accepted.select}, {"extendSelect", &accepted.extend_select}, {"ignore", &accepted.ignore}};
+  for (const auto& [name, list] : lists) {
     std::erase_if(*list, [&](const std::string& selector) {
       try {
         engine::validate_selector(selector, catalog_);
         return false;
       } catch (const std::invalid_argument& error) {
-        errors.emplace_back(error.what());
+        errors.push_back(std::string("option `") + name + "`: " + error.what());
         return true;
       }
     });

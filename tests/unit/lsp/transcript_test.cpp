@@ -52,6 +52,16 @@ std::string error(const std::string& id, int code, const std::string& message) {
 
 const std::string kShutdownResult = result(99, "null");
 
+// The engine's own wording for a bad selector (the server adds the option name).
+std::string selector_error(const std::string& selector) {
+  try {
+    torchmigrate::engine::validate_selector(selector, torchmigrate::engine::Catalog::builtin());
+  } catch (const std::invalid_argument& error) {
+    return error.what();
+  }
+  return "(valid)";
+}
+
 }  // namespace
 
 TEST_CASE("lifecycle: initialize advertises what is implemented, shutdown then exit ends with 0") {
@@ -241,22 +251,28 @@ std::string code_action_request(int id, const std::string& range, const std::str
                      R"(,"context":{"diagnostics":[])" + (only.empty() ? "" : R"(,"only":)" + only) + "}}");
 }
 
-std::string edit_changes(const std::string& edits) {
-  return R"({"changes":{"file:///project/model.py":[)" + edits + "]}}";
+std::string edit_changes(const std::string& edits, const std::string& uri = kUri) {
+  return R"({"changes":{")" + uri + R"(":[)" + edits + "]}}";
 }
 
-const std::string kKeepOld =
-    R"({"diagnostics":[)" + tm201(kTm201Range) + R"(],"edit":)" +
-    edit_changes(R"({"newText":", strict=True","range":{"end":{"character":43,"line":1},"start":{"character":43,"line":1}}})") +
-    R"x(,"isPreferred":true,"kind":"quickfix","title":"Add `strict=True` to keep the 2.7 behaviour (TM201)"})x";
-const std::string kAdoptNew =
-    R"({"diagnostics":[)" + tm201(kTm201Range) + R"(],"edit":)" +
-    edit_changes(R"({"newText":", strict=False","range":{"end":{"character":43,"line":1},"start":{"character":43,"line":1}}})") +
-    R"x(,"isPreferred":false,"kind":"quickfix","title":"Add `strict=False` to adopt the 2.8 default (TM201)"})x";
-const std::string kNoqa =
-    R"({"diagnostics":[)" + tm201(kTm201Range) + R"(],"edit":)" +
-    edit_changes(R"({"newText":"  # noqa: TM201","range":{"end":{"character":44,"line":1},"start":{"character":44,"line":1}}})") +
-    R"(,"kind":"quickfix","title":"Suppress with `# noqa: TM201`"})";
+std::string keep_old_action(const std::string& uri = kUri) {
+  return R"({"diagnostics":[)" + tm201(kTm201Range) + R"(],"edit":)" +
+         edit_changes(R"({"newText":", strict=True","range":{"end":{"character":43,"line":1},"start":{"character":43,"line":1}}})", uri) +
+         R"x(,"isPreferred":true,"kind":"quickfix","title":"Add `strict=True` to keep the 2.7 behaviour (TM201)"})x";
+}
+std::string adopt_new_action(const std::string& uri = kUri) {
+  return R"({"diagnostics":[)" + tm201(kTm201Range) + R"(],"edit":)" +
+         edit_changes(R"({"newText":", strict=False","range":{"end":{"character":43,"line":1},"start":{"character":43,"line":1}}})", uri) +
+         R"x(,"isPreferred":false,"kind":"quickfix","title":"Add `strict=False` to adopt the 2.8 default (TM201)"})x";
+}
+std::string noqa_action(const std::string& uri = kUri) {
+  return R"({"diagnostics":[)" + tm201(kTm201Range) + R"(],"edit":)" +
+         edit_changes(R"({"newText":"  # noqa: TM201","range":{"end":{"character":44,"line":1},"start":{"character":44,"line":1}}})", uri) +
+         R"(,"kind":"quickfix","title":"Suppress with `# noqa: TM201`"})";
+}
+const std::string kKeepOld = keep_old_action();
+const std::string kAdoptNew = adopt_new_action();
+const std::string kNoqa = noqa_action();
 const std::string kFixAll =
     R"({"edit":)" +
     edit_changes(R"({"newText":", strict=True","range":{"end":{"character":43,"line":1},"start":{"character":43,"line":1}}})") +
@@ -402,4 +418,96 @@ TEST_CASE("cancellation: a request cancelled before it is handled gets RequestCa
   TranscriptResult run = run_transcript(
       framed({initialize_request(), kInitialized, did_open(kUri, kText), hover, cancel, cancel_unknown}), true);
   CHECK(run.output == framed({kInitializeResult, error("2", -32800, "Request cancelled"), publish(tm201(kTm201Range), 1)}));
+}
+
+TEST_CASE("settings: initializationOptions select rules and policies; bad entries are shown and dropped") {
+  std::string options = R"({"ignore":["TM201"],"extendSelect":["TM999"],"minTorch":"two","policy":{"TM101":"adopt-new"},"colour":true})";
+  std::string open_export = did_open(kUri, kText);
+  std::string onnx_uri = "file:///project/onnx_export.py";
+  std::string open_onnx = did_open(onnx_uri, R"("import torch\ntorch.onnx.export(m, (x,), \"m.onnx\", dynamo=False)\n")");
+  TranscriptResult run = run_transcript(framed({
+      initialize_request(R"({})", options),
+      kInitialized,
+      open_export,
+      kShutdown,
+  }));
+  auto show = [](const std::string& message) {
+    return R"({"jsonrpc":"2.0","method":"window/showMessage","params":{"message":"torchmigrate: )" + message +
+           R"(","type":2}})";
+  };
+  CHECK(run.output ==
+        framed({
+            R"({"id":1,"jsonrpc":"2.0","result":{"capabilities":{"hoverProvider":true,"positionEncoding":"utf-16","textDocumentSync":{"change":2,"openClose":true,"save":{"includeText":false}}},"serverInfo":{"name":"torchmigrate","version":")" +
+                std::string(torchmigrate::kVersion) + R"("}}})",
+            show("unknown option `colour`; ignored"),
+            show("option `extendSelect`: " + selector_error("TM999")),
+            show("option `minTorch`: `two` is not a version such as 2.8; ignored"),
+            show("option `policy`: TM101 has no keep-old/adopt-new choice; ignored"),
+            publish("", 1),  // TM201 is ignored
+            kShutdownResult,
+        }));
+}
+
+TEST_CASE("settings: a changed config file or configuration re-lints the open documents") {
+  std::string capabilities = R"({"workspace":{"didChangeWatchedFiles":{"dynamicRegistration":true}}})";
+  TranscriptResult run = run_transcript(framed({
+      initialize_request(capabilities),
+      kInitialized,
+      R"({"jsonrpc":"2.0","id":1,"result":null})",  // the client accepts the registration
+      did_open(kUri, kText),
+      notification("workspace/didChangeWatchedFiles", R"({"changes":[{"uri":"file:///project/notes.txt","type":2}]})"),
+      notification("workspace/didChangeWatchedFiles", R"({"changes":[{"uri":"file:///project/pyproject.toml","type":2}]})"),
+      notification("workspace/didChangeConfiguration", R"({"settings":{"torchmigrate":{"ignore":["TM2"]}}})"),
+      notification("workspace/didChangeConfiguration", R"({"settings":{"torchmigrate":{}}})"),
+      notification("workspace/didChangeConfiguration", R"({"settings":{"otherTool":{}}})"),
+      kShutdown,
+  }));
+  CHECK(run.output ==
+        framed({
+            R"({"id":1,"jsonrpc":"2.0","result":{"capabilities":{"hoverProvider":true,"positionEncoding":"utf-16","textDocumentSync":{"change":2,"openClose":true,"save":{"includeText":false}}},"serverInfo":{"name":"torchmigrate","version":")" +
+                std::string(torchmigrate::kVersion) + R"("}}})",
+            R"({"id":1,"jsonrpc":"2.0","method":"client/registerCapability","params":{"registrations":[{"id":"torchmigrate-config-files","method":"workspace/didChangeWatchedFiles","registerOptions":{"watchers":[{"globPattern":"**/pyproject.toml"},{"globPattern":"**/torchmigrate.toml"},{"globPattern":"**/.torchmigrate.toml"}]}}]}})",
+            publish(tm201(kTm201Range), 1),
+            publish(tm201(kTm201Range), 1),  // pyproject.toml changed: settings re-read
+            publish("", 1),                  // TM2 ignored
+            publish(tm201(kTm201Range), 1),  // back to the defaults
+            kShutdownResult,
+        }));
+}
+
+TEST_CASE("the CLI's file filter applies: files in excluded directories get no diagnostics") {
+  TranscriptResult run = run_transcript(framed({
+      initialize_request(),
+      kInitialized,
+      did_open("file:///project/.venv/lib/site.py", kText),
+      did_open("file:///elsewhere/build/model.py", kText),  // outside the workspace: checked
+      kShutdown,
+  }));
+  CHECK(run.output == framed({
+                          kInitializeResult,
+                          publish("", 1, "file:///project/.venv/lib/site.py"),
+                          publish(tm201(kTm201Range), 1, "file:///elsewhere/build/model.py"),
+                          kShutdownResult,
+                      }));
+}
+
+TEST_CASE("C/C++/CUDA and build files are opened and published by their file name; unsaved buffers by languageId") {
+  TranscriptResult run = run_transcript(framed({
+      initialize_request(),
+      kInitialized,
+      did_open("file:///project/kernel.cu", R"("int main() { return 0; }\n")", 1, "cuda-cpp"),
+      did_open("untitled:Untitled-1", kText, 1, "python"),
+      request(2, "textDocument/codeAction",
+              R"({"textDocument":{"uri":"untitled:Untitled-1"},"range":{"start":{"line":1,"character":16},"end":{"line":1,"character":16}},"context":{"diagnostics":[],"only":["quickfix"]}})"),
+      kShutdown,
+  }));
+  std::string untitled = "untitled:Untitled-1";
+  CHECK(run.output == framed({
+                          kInitializeResult,
+                          publish("", 1, "file:///project/kernel.cu"),
+                          publish(tm201(kTm201Range), 1, untitled),
+                          result(2, "[" + keep_old_action(untitled) + "," + adopt_new_action(untitled) + "," +
+                                        noqa_action(untitled) + "]"),
+                          kShutdownResult,
+                      }));
 }
