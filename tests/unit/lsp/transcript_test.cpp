@@ -52,6 +52,12 @@ std::string error(const std::string& id, int code, const std::string& message) {
 
 const std::string kShutdownResult = result(99, "null");
 
+std::string array(std::initializer_list<std::string> items) {
+  std::string out = "[";
+  for (const std::string& item : items) out += (out.size() > 1 ? "," : "") + item;
+  return out + "]";
+}
+
 // The engine's own wording for a bad selector (the server adds the option name).
 std::string selector_error(const std::string& selector) {
   try {
@@ -506,8 +512,7 @@ TEST_CASE("C/C++/CUDA and build files are opened and published by their file nam
                           kInitializeResult,
                           publish("", 1, "file:///project/kernel.cu"),
                           publish(tm201(kTm201Range), 1, untitled),
-                          result(2, "[" + keep_old_action(untitled) + "," + adopt_new_action(untitled) + "," +
-                                        noqa_action(untitled) + "]"),
+                          result(2, array({keep_old_action(untitled), adopt_new_action(untitled), noqa_action(untitled)})),
                           kShutdownResult,
                       }));
 }
