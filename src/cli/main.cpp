@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
   CLI::App* rules = app.add_subcommand("rules", "List every rule");
   rules->add_option("--output-format", rules_format, "text or json")->check(CLI::IsMember({"text", "json"}));
 
+  CLI::App* server = app.add_subcommand("server", "Run the language server (LSP over stdin/stdout) for editors");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
@@ -38,5 +40,6 @@ int main(int argc, char** argv) {
   if (check->parsed()) return run_check(check_options);
   if (rule->parsed()) return run_rule(rule_code);
   if (rules->parsed()) return run_rules(rules_format);
+  if (server->parsed()) return run_server();
   return kExitUsage;
 }

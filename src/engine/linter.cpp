@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "torchmigrate/python/compat_guards.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
@@ -61,7 +62,7 @@ Linter::Linter(const Catalog& catalog, const CheckRegistry& registry, Settings s
 std::vector<Diagnostic> Linter::lint(const SourceFile& file) const {
   switch (file.language()) {
     case Language::Python: {
-      std::vector<Diagnostic> diagnostics = lint_python(file);
+      std::vector<Diagnostic> diagnostics = lint_python(file, nullptr);
       // setup.py belongs to two fronts: Python, and packaging (its install_requires).
       if (std::filesystem::path(file.path()).filename() == "setup.py") {
         std::vector<Diagnostic> build = lint_other(file, RuleLanguage::Build);
@@ -75,6 +76,11 @@ std::vector<Diagnostic> Linter::lint(const SourceFile& file) const {
     case Language::Unknown: return {};
   }
   return {};
+}
+
+std::vector<Diagnostic> Linter::lint(const SourceFile& file, const python::SyntaxTree& tree) const {
+  if (file.language() == Language::Python) return lint_python(file, &tree);
+  return lint(file);
 }
 
 std::vector<Diagnostic> Linter::lint_other(const SourceFile& file, RuleLanguage language) const {
@@ -136,13 +142,15 @@ void Linter::finish_suppressions(const SourceFile& file, Suppressions& suppressi
   sort_diagnostics(diagnostics);
 }
 
-std::vector<Diagnostic> Linter::lint_python(const SourceFile& file) const {
+std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python::SyntaxTree* parsed) const {
   std::vector<std::unique_ptr<PythonCheck>> checks;
   for (const RuleSpec* rule : python_rules_) {
     if (mentions_any(file.text(), rule->triggers)) checks.push_back((*registry_.python(rule->check_family))(*rule));
   }
   std::vector<Diagnostic> diagnostics;
-  python::SyntaxTree tree = python::SyntaxTree::parse(file.text());
+  std::optional<python::SyntaxTree> own_tree;
+  if (parsed == nullptr) own_tree.emplace(python::SyntaxTree::parse(file.text()));
+  const python::SyntaxTree& tree = parsed != nullptr ? *parsed : *own_tree;
   if (auto error = tree.first_error()) {
     Diagnostic& diagnostic = diagnostics.emplace_back();
     diagnostic.code = kParseErrorCode;

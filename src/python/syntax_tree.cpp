@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/python/syntax_tree.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -62,9 +63,54 @@ std::optional<Node> SyntaxTree::first_error() const { return find_error(root());
 
 namespace {
 
+// tree-sitter points are (row, byte column) pairs.
+TSPoint point_at(std::string_view text, uint32_t offset) {
+  TSPoint point{0, 0};
+  uint32_t line_start = 0;
+  for (uint32_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++point.row;
+      line_start = i + 1;
+    }
+  }
+  point.column = offset - line_start;
+  return point;
+}
+
+TSPoint advance(TSPoint point, std::string_view inserted) {
+  size_t newline = inserted.rfind('\n');
+  if (newline == std::string_view::npos) return {point.row, point.column + static_cast<uint32_t>(inserted.size())};
+  auto rows = static_cast<uint32_t>(std::count(inserted.begin(), inserted.end(), '\n'));
+  return {point.row + rows, static_cast<uint32_t>(inserted.size() - newline - 1)};
+}
+
+}  // namespace
+
+void SyntaxTree::edit(std::string_view before, TextRange replaced, std::string_view replacement) {
+  TSInputEdit input{};
+  input.start_byte = replaced.start;
+  input.old_end_byte = replaced.end;
+  input.new_end_byte = replaced.start + static_cast<uint32_t>(replacement.size());
+  input.start_point = point_at(before, replaced.start);
+  input.old_end_point = advance(input.start_point, before.substr(replaced.start, replaced.length()));
+  input.new_end_point = advance(input.start_point, replacement);
+  ts_tree_edit(tree_.get(), &input);
+}
+
+void SyntaxTree::reparse(std::string_view source) {
+  TSTree* tree = ts_parser_parse_string(thread_parser(), tree_.get(), source.data(),
+                                        static_cast<uint32_t>(source.size()));
+  if (tree == nullptr) throw std::runtime_error("tree-sitter failed to parse");
+  tree_.reset(tree);
+  source_ = source;
+}
+
+namespace {
+
 struct KindTable {
   std::vector<KindId> canonical;  // symbol -> kind id
   std::unordered_map<std::string, KindId> by_name;
+  KindId error = 0;  // ERROR nodes carry a built-in symbol outside the grammar's range
 };
 
 const KindTable& kind_table() {
@@ -78,6 +124,7 @@ const KindTable& kind_table() {
       auto [it, inserted] = built.by_name.emplace(name, static_cast<KindId>(built.by_name.size()));
       built.canonical[symbol] = it->second;
     }
+    built.error = built.by_name.emplace("ERROR", static_cast<KindId>(built.by_name.size())).first->second;
     return built;
   }();
   return table;
@@ -92,7 +139,10 @@ KindId python_kind_id(std::string_view kind) {
   return it->second;
 }
 
-KindId python_kind_id(TSSymbol symbol) { return kind_table().canonical.at(symbol); }
+KindId python_kind_id(TSSymbol symbol) {
+  const KindTable& table = kind_table();
+  return symbol < table.canonical.size() ? table.canonical[symbol] : table.error;
+}
 
 uint32_t python_kind_count() { return static_cast<uint32_t>(kind_table().by_name.size()); }
 

@@ -36,5 +36,7 @@ void add_check_options(CLI::App& command, CheckOptions& options);
 int run_check(const CheckOptions& options);
 int run_rule(const std::string& code);
 int run_rules(const std::string& format);
+// Serves the Language Server Protocol over stdin/stdout until the client exits.
+int run_server();
 
 }  // namespace torchmigrate::cli

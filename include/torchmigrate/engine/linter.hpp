@@ -13,6 +13,10 @@
 #include "torchmigrate/engine/settings.hpp"
 #include "torchmigrate/engine/suppressions.hpp"
 
+namespace torchmigrate::python {
+class SyntaxTree;
+}
+
 namespace torchmigrate::engine {
 
 class Linter {
@@ -22,12 +26,15 @@ class Linter {
 
   // Findings sorted by position then code; never throws for bad input.
   [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file) const;
+  // The same for a Python file whose tree is already parsed from exactly `file.text()` (an
+  // editor keeps the tree and re-parses incrementally); other languages ignore `tree`.
+  [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file, const python::SyntaxTree& tree) const;
   [[nodiscard]] const Settings& settings() const { return settings_; }
   [[nodiscard]] const Catalog& catalog() const { return catalog_; }
   [[nodiscard]] const std::vector<const RuleSpec*>& enabled_rules() const { return python_rules_; }
 
  private:
-  [[nodiscard]] std::vector<Diagnostic> lint_python(const SourceFile& file) const;
+  [[nodiscard]] std::vector<Diagnostic> lint_python(const SourceFile& file, const python::SyntaxTree* parsed) const;
   [[nodiscard]] std::vector<Diagnostic> lint_other(const SourceFile& file, RuleLanguage language) const;
   void finish_suppressions(const SourceFile& file, Suppressions& suppressions, std::vector<Diagnostic>& diagnostics) const;
 

@@ -67,6 +67,13 @@ class SyntaxTree {
   // The first ERROR or MISSING node, if the parse had to recover.
   [[nodiscard]] std::optional<Node> first_error() const;
 
+  // Incremental re-parsing (for editors): record each edit of the text with `edit`, then call
+  // `reparse` once with the new text; unchanged subtrees of the old tree are reused.
+  // `before` is the whole text just before this edit; `replaced` is a byte range of it.
+  void edit(std::string_view before, TextRange replaced, std::string_view replacement);
+  // Parses `source` reusing this (edited) tree; the tree then borrows `source`.
+  void reparse(std::string_view source);
+
  private:
   struct TreeDeleter {
     void operator()(TSTree* tree) const { ts_tree_delete(tree); }

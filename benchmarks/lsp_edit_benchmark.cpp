@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+// How fast the language server re-publishes diagnostics while a user types in a 5,000-line
+// Python file: the time from a didChange to its publishDiagnostics (incremental re-parse and
+// lint), printed next to the time of a full re-lint (parse from scratch and lint).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "torchmigrate/checks/registry.hpp"
+#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/lsp/server.hpp"
+
+using namespace torchmigrate;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr int kLines = 5000;
+constexpr int kEdits = 200;
+
+// A plausible model file: imports, classes, functions, and an export call every 40 lines.
+std::string generate_source() {
+  std::string text = "import torch\nimport torch.nn as nn\nfrom torch.export import export\n\n";
+  int line = 4;
+  for (int block = 0; line < kLines; ++block) {
+    std::string n = std::to_string(block);
+    std::string chunk = "class Block" + n + "(nn.Module):\n"
+                        "    def __init__(self, width):\n"
+                        "        super().__init__()\n"
+                        "        self.linear = nn.Linear(width, width)\n"
+                        "        self.scale = " + n + " * 0.5\n"
+                        "\n"
+                        "    def forward(self, x):\n"
+                        "        y = self.linear(x) * self.scale\n"
+                        "        return torch.relu(y) + x\n"
+                        "\n"
+                        "\n"
+                        "def build_" + n + "(width=64):\n"
+                        "    model = Block" + n + "(width)\n"
+                        "    sample = torch.randn(2, width)\n"
+                        "    values = [model(sample) for _ in range(3)]\n"
+                        "    total = sum(v.sum() for v in values)\n"
+                        "    if total > 0:\n"
+                        "        return model, sample\n"
+                        "    return model, -sample\n"
+                        "\n"
+                        "\n"
+                        "def export_" + n + "():\n"
+                        "    model, sample = build_" + n + "()\n"
+                        "    program = export(model, (sample,))\n"
+                        "    other = torch.export.export(model, (sample,), strict=True)\n"
+                        "    return program, other\n"
+                        "\n"
+                        "\n"
+                        "# Block " + n + " keeps its numbers stable for the tests below.\n"
+                        "CONSTANTS_" + n + " = {\n"
+                        "    'a': 1,\n"
+                        "    'b': 2,\n"
+                        "    'c': [1, 2, 3],\n"
+                        "    'd': {'x': 1.0, 'y': 2.0},\n"
+                        "}\n"
+                        "\n"
+                        "\n"
+                        "def helper_" + n + "(items):\n"
+                        "    return [item * 2 for item in items if item]\n"
+                        "\n";
+    text += chunk;
+    line += 40;
+  }
+  return text;
+}
+
+std::string json_string(const std::string& text) { return nlohmann::json(text).dump(); }
+
+double milliseconds(Clock::duration duration) {
+  return std::chrono::duration<double, std::milli>(duration).count();
+}
+
+double percentile(std::vector<double> values, double fraction) {
+  std::sort(values.begin(), values.end());
+  return values[static_cast<size_t>(fraction * static_cast<double>(values.size() - 1))];
+}
+
+}  // namespace
+
+int main() {
+  std::string source = generate_source();
+  size_t published = 0;
+  size_t last_count = 0;
+  lsp::Server server(
+      [&](const nlohmann::json& message) {
+        if (message.value("method", "") == "textDocument/publishDiagnostics") {
+          ++published;
+          last_count = message["params"]["diagnostics"].size();
+        }
+      },
+      engine::Catalog::builtin(), checks::builtin_registry());
+  auto send = [&](const std::string& body) { server.handle(lsp::parse_message(body)); };
+  send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},"rootUri":"file:///bench"}})");
+  send(R"({"jsonrpc":"2.0","method":"initialized","params":{}})");
+  send(R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///bench/model.py","languageId":"python","version":1,"text":)" +
+       json_string(source) + "}}}");
+  size_t findings = last_count;
+
+  // Typing: insert a character at spread-out lines, then delete it again, one edit per message.
+  std::vector<double> per_edit;
+  for (int i = 0; i < kEdits; ++i) {
+    int line = 7 + (i / 2) * 97 % (kLines - 20);
+    bool insert = i % 2 == 0;
+    std::string range = R"({"start":{"line":)" + std::to_string(line) + R"(,"character":8},"end":{"line":)" +
+                        std::to_string(line) + R"(,"character":)" + (insert ? "8" : "9") + "}}";
+    std::string body = R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///bench/model.py","version":)" +
+                       std::to_string(i + 2) + R"(},"contentChanges":[{"range":)" + range + R"(,"text":")" +
+                       (insert ? "z" : "") + R"("}]}})";
+    size_t before = published;
+    Clock::time_point start = Clock::now();
+    send(body);
+    per_edit.push_back(milliseconds(Clock::now() - start));
+    if (published != before + 1) {
+      std::fprintf(stderr, "edit %d was not re-published\n", i);
+      return 1;
+    }
+  }
+
+  // The same file linted from scratch each time, as a server without incremental parsing would.
+  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  std::vector<double> full;
+  for (int i = 0; i < 20; ++i) {
+    Clock::time_point start = Clock::now();
+    SourceFile file("model.py", source, Language::Python);
+    std::vector<Diagnostic> diagnostics = linter.lint(file);
+    full.push_back(milliseconds(Clock::now() - start));
+    if (diagnostics.size() != findings) {
+      std::fprintf(stderr, "full lint found %zu findings, the server %zu\n", diagnostics.size(), findings);
+      return 1;
+    }
+  }
+
+  double edit_median = percentile(per_edit, 0.5);
+  double full_median = percentile(full, 0.5);
+  std::printf("file: %d lines, %zu bytes, %zu findings\n", kLines, source.size(), findings);
+  std::printf("per edit (didChange -> publishDiagnostics, incremental re-parse): median %.2f ms, p95 %.2f ms, max %.2f ms (%d edits)\n",
+              edit_median, percentile(per_edit, 0.95), percentile(per_edit, 1.0), kEdits);
+  std::printf("full re-lint (parse from scratch + lint):                        median %.2f ms\n", full_median);
+  std::printf("full re-lint / per edit: %.1fx\n", full_median / edit_median);
+  return 0;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/lsp/settings.hpp"
+
+#include <stdexcept>
+#include <utility>
+
+#include "torchmigrate/engine/discovery.hpp"
+
+namespace torchmigrate::lsp {
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> string_list(const json& value, std::string_view key, std::vector<std::string>& errors) {
+  std::vector<std::string> list;
+  if (value.is_string()) {
+    list.push_back(value.get<std::string>());
+  } else if (value.is_array() && std::all_of(value.begin(), value.end(), [](const json& v) { return v.is_string(); })) {
+    list = value.get<std::vector<std::string>>();
+  } else {
+    errors.push_back("option `" + std::string(key) + "` must be a list of rule codes; ignored");
+  }
+  return list;
+}
+
+}  // namespace
+
+ClientOptions parse_client_options(const json& options, std::vector<std::string>& errors) {
+  ClientOptions parsed;
+  if (options.is_null()) return parsed;
+  if (!options.is_object()) {
+    errors.emplace_back("initialization options must be an object; ignored");
+    return parsed;
+  }
+  for (const auto& [key, value] : options.items()) {
+    if (key == "select") {
+      parsed.select = string_list(value, key, errors);
+    } else if (key == "extendSelect") {
+      parsed.extend_select = string_list(value, key, errors);
+    } else if (key == "ignore") {
+      parsed.ignore = string_list(value, key, errors);
+    } else if (key == "minTorch") {
+      if (value.is_string()) {
+        parsed.min_torch = value.get<std::string>();
+      } else {
+        errors.emplace_back("option `minTorch` must be a string such as \"2.8\"; ignored");
+      }
+    } else if (key == "policy") {
+      // "adopt-new" for every rule, or {"TM201": "adopt-new"}.
+      if (value.is_string()) {
+        parsed.policy["ALL"] = value.get<std::string>();
+      } else if (value.is_object()) {
+        for (const auto& [code, choice] : value.items()) {
+          if (choice.is_string()) {
+            parsed.policy[code] = choice.get<std::string>();
+          } else {
+            errors.push_back("option `policy." + code + "` must be \"keep-old\" or \"adopt-new\"; ignored");
+          }
+        }
+      } else {
+        errors.emplace_back("option `policy` must be a string or an object of rule codes; ignored");
+      }
+    } else if (key == "unsafeFixes") {
+      if (value.is_boolean()) {
+        parsed.unsafe_fixes = value.get<bool>();
+      } else {
+        errors.emplace_back("option `unsafeFixes` must be true or false; ignored");
+      }
+    } else {
+      errors.push_back("unknown option `" + key + "`; ignored");
+    }
+  }
+  return parsed;
+}
+
+bool is_config_file(const std::filesystem::path& path) {
+  std::string name = path.filename().string();
+  return std::find(kConfigFileNames.begin(), kConfigFileNames.end(), name) != kConfigFileNames.end();
+}
+
+SettingsResolver::SettingsResolver(const engine::Catalog& catalog, const engine::CheckRegistry& registry)
+    : catalog_(catalog), registry_(registry) {}
+
+std::vector<std::string> SettingsResolver::set_options(const ClientOptions& options) {
+  // Validate now so the user hears about a typo once, at start-up, with the bad entry named;
+  // invalid entries are dropped and the rest applies.
+  std::vector<std::string> errors;
+  ClientOptions accepted = options;
+  const std::pair<const char*, std::vector<std::string>*> lists[] = {
+      {"select", &accepted.select}, {"extendSelect", &accepted.extend_select}, {"ignore", &accepted.ignore}};
+  for (const auto& [name, list] : lists) {
+    std::erase_if(*list, [&](const std::string& selector) {
+      try {
+        engine::validate_selector(selector, catalog_);
+        return false;
+      } catch (const std::invalid_argument& error) {
+        errors.push_back(std::string("option `") + name + "`: " + error.what());
+        return true;
+      }
+    });
+  }
+  if (accepted.min_torch) {
+    try {
+      engine::TorchVersion::parse(*accepted.min_torch);
+    } catch (const std::invalid_argument&) {
+      errors.push_back("option `minTorch`: `" + *accepted.min_torch + "` is not a version such as 2.8; ignored");
+      accepted.min_torch.reset();
+    }
+  }
+  std::erase_if(accepted.policy, [&](const auto& entry) {
+    const auto& [code, choice] = entry;
+    if (code != "ALL") {
+      const engine::RuleSpec* rule = catalog_.find(code);
+      if (rule == nullptr || !rule->fix_policies) {
+        errors.push_back("option `policy`: " + code + " has no keep-old/adopt-new choice; ignored");
+        return true;
+      }
+    }
+    try {
+      engine::parse_policy(choice);
+      return false;
+    } catch (const std::invalid_argument& error) {
+      errors.push_back("option `policy." + code + "`: " + error.what());
+      return true;
+    }
+  });
+  options_ = std::move(accepted);
+  invalidate();
+  return errors;
+}
+
+std::shared_ptr<const FileSettings> SettingsResolver::settings_for(const std::filesystem::path& /*file*/) {
+  // One set of settings for every file until project config files exist; the path is the
+  // key a config resolver will use (nearest pyproject.toml / torchmigrate.toml upwards).
+  if (cached_) return cached_;
+  auto resolved = std::make_shared<FileSettings>();
+  engine::Settings& settings = resolved->settings;
+  settings.selection = {options_.select, options_.extend_select, options_.ignore};
+  if (options_.min_torch) settings.min_torch = engine::TorchVersion::parse(*options_.min_torch);
+  for (const auto& [code, choice] : options_.policy) settings.policies[code] = engine::parse_policy(choice);
+  settings.unsafe_fixes = options_.unsafe_fixes;
+  try {
+    resolved->linter = std::make_shared<engine::Linter>(catalog_, registry_, settings);
+  } catch (const engine::CatalogError& error) {
+    errors_.push_back(std::string("cannot use these settings (") + error.what() + "); using the defaults");
+    resolved->settings = engine::Settings{};
+    resolved->linter = std::make_shared<engine::Linter>(catalog_, registry_, resolved->settings);
+  }
+  cached_ = resolved;
+  return cached_;
+}
+
+bool SettingsResolver::is_excluded(const std::filesystem::path& file) const {
+  for (const std::filesystem::path& root : roots_) {
+    std::filesystem::path relative = file.lexically_relative(root);
+    if (relative.empty() || *relative.begin() == "..") continue;
+    // The directories between the root and the file, as the CLI's walk would meet them.
+    for (auto it = relative.begin(); it != relative.end() && std::next(it) != relative.end(); ++it) {
+      if (engine::is_default_excluded(it->string())) return true;
+    }
+    return false;
+  }
+  return false;
+}
+
+void SettingsResolver::invalidate() {
+  cached_.reset();
+  ++generation_;
+}
+
+}  // namespace torchmigrate::lsp
