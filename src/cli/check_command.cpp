@@ -20,22 +20,32 @@
 #include "torchmigrate/engine/project_facts.hpp"
 #include "torchmigrate/engine/session.hpp"
 #include "torchmigrate/engine/torch_range.hpp"
+#include "torchmigrate/engine/add_noqa.hpp"
+#include "torchmigrate/engine/baseline.hpp"
+#include "torchmigrate/engine/file_io.hpp"
+#include "torchmigrate/engine/workspace.hpp"
 #include "torchmigrate/output/report.hpp"
 #include "torchmigrate/output/unified_diff.hpp"
 
 namespace torchmigrate::cli {
 namespace {
 
-engine::Settings settings_from(const CheckOptions& options, const engine::Catalog& catalog) {
-  engine::Settings settings;
+engine::CliOverrides overrides_from(const CheckOptions& options, const engine::Catalog& catalog) {
+  engine::CliOverrides overrides;
   for (const auto* list : {&options.select, &options.extend_select, &options.ignore}) {
     for (const std::string& selector : *list) engine::validate_selector(selector, catalog);
   }
-  settings.selection = {options.select, options.extend_select, options.ignore};
-  settings.unsafe_fixes = options.unsafe_fixes;
-  // The torch range itself is resolved in run_check, once the checked paths are known.
-  if (!options.min_torch.empty()) engine::TorchVersion::parse(options.min_torch);
-  settings.compile_database_dir = options.compile_database_dir;
+  overrides.select = options.select;
+  overrides.extend_select = options.extend_select;
+  overrides.ignore = options.ignore;
+  overrides.unsafe_fixes = options.unsafe_fixes;
+  if (!options.min_torch.empty()) {
+    engine::TorchVersion::parse(options.min_torch);
+    overrides.min_torch = options.min_torch;
+  }
+  if (options.respect_gitignore) overrides.respect_gitignore = true;
+  if (options.no_respect_gitignore) overrides.respect_gitignore = false;
+  overrides.extend_exclude = options.extend_exclude;
   for (const std::string& entry : options.policies) {
     size_t equals = entry.find('=');
     std::string code = equals == std::string::npos ? "ALL" : entry.substr(0, equals);
@@ -47,9 +57,9 @@ engine::Settings settings_from(const CheckOptions& options, const engine::Catalo
         throw std::invalid_argument("--policy: " + code + " has no keep-old/adopt-new choice (only changed defaults do)");
       }
     }
-    settings.policies[code] = engine::parse_policy(value);
+    overrides.policy[code] = engine::parse_policy(value);
   }
-  return settings;
+  return overrides;
 }
 
 // File problems (unreadable, skipped, not written, rolled back) for the modes that print no
@@ -109,7 +119,39 @@ std::string open_output_file(const std::string& path, std::ofstream& file) {
   return {};
 }
 
+// --add-noqa: writes a suppression onto every line with a finding; returns the exit code.
+int add_noqa_to_files(const std::vector<engine::FileOutcome>& outcomes, const std::vector<engine::DiscoveredFile>& files,
+                      std::ostream& err) {
+  size_t added = 0;
+  bool failed = print_file_problems(outcomes, err);
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    const engine::FileOutcome& outcome = outcomes[i];
+    if (outcome.diagnostics.empty()) continue;
+    engine::ReadResult read = engine::read_file(files[i].path);
+    if (!read.text) continue;
+    engine::DecodedSource decoded = engine::decode_source(*read.text);
+    if (!decoded.skip_reason.empty() || decoded.text != outcome.source->text()) continue;
+    engine::NoqaResult noqa = engine::add_noqa(*outcome.source, outcome.diagnostics);
+    for (uint32_t line : noqa.skipped_lines) {
+      err << "torchmigrate: warning: " << outcome.source->path() << ":" << line
+          << ": a comment cannot go at the end of this line (inside a string or a continuation); add it by hand\n";
+    }
+    if (noqa.added == 0 || noqa.text == outcome.source->text()) continue;
+    std::string error = engine::write_file_atomically(files[i].path, engine::encode_source(noqa.text, decoded.bom), *read.text);
+    if (!error.empty()) {
+      err << "torchmigrate: error: " << outcome.source->path() << ": " << error << '\n';
+      failed = true;
+      continue;
+    }
+    added += noqa.added;
+  }
+  err << "Added " << added << " noqa directive" << (added == 1 ? "" : "s") << ".\n";
+  return failed ? kExitFindings : kExitClean;
+}
+
 }  // namespace
+
+int run_check_in(const CheckOptions& options, engine::Workspace& workspace);
 
 void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("PATH", options.paths, "Files or directories to check (default: .)");
@@ -126,6 +168,17 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_flag("--exit-zero", options.exit_zero, "Exit 0 even when findings remain");
   command.add_flag("--exit-non-zero-on-fix", options.exit_non_zero_on_fix,
                    "Exit 1 if any fix was applied, even when no finding remains");
+  command.add_option("--config", options.config_path,
+                     "Use this configuration file for every checked file (instead of the nearest one)");
+  command.add_flag("--isolated", options.isolated, "Ignore every configuration file");
+  command.add_option("--extend-exclude", options.extend_exclude, "More paths or globs to skip")->delimiter(',');
+  command.add_flag("--force-exclude", options.force_exclude,
+                   "Apply excludes to files named on the command line too (as pre-commit passes them)");
+  command.add_flag("--respect-gitignore", options.respect_gitignore, "Skip files ignored by git (the default)");
+  command.add_flag("--no-respect-gitignore", options.no_respect_gitignore, "Check files even if git ignores them");
+  command.add_option("--baseline", options.baseline, "Report only findings not recorded in this baseline file");
+  command.add_option("--write-baseline", options.write_baseline, "Record the current findings in this baseline file");
+  command.add_flag("--add-noqa", options.add_noqa, "Add a suppression comment for every current finding");
   command.add_option("--output-format", options.output_format, "Report format (default: concise)")
       ->check(CLI::IsMember(output::format_names()));
   command.add_option("-o,--output-file", options.output_file, "Write the report to this file instead of stdout");
@@ -141,13 +194,37 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
 
 int run_check(const CheckOptions& options) {
   const engine::Catalog& catalog = engine::Catalog::builtin();
-  engine::Settings settings;
+  engine::CliOverrides overrides;
   try {
-    settings = settings_from(options, catalog);
+    overrides = overrides_from(options, catalog);
   } catch (const std::invalid_argument& error) {
     std::cerr << "torchmigrate: error: " << error.what() << '\n';
     return kExitUsage;
   }
+  if (!options.config_path.empty() && options.isolated) {
+    std::cerr << "torchmigrate: error: --config and --isolated cannot be combined\n";
+    return kExitUsage;
+  }
+  std::optional<std::filesystem::path> config_path;
+  if (!options.config_path.empty()) config_path = options.config_path;
+  engine::Workspace workspace(catalog, checks::builtin_registry(), overrides, config_path, options.isolated);
+  try {
+    return run_check_in(options, workspace);
+  } catch (const engine::ConfigError& error) {
+    std::cerr << "torchmigrate: error: " << error.what() << '\n';
+    return kExitUsage;
+  }
+}
+
+int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
+  const engine::Catalog& catalog = workspace.catalog();
+  std::vector<std::string> paths = options.paths.empty() ? std::vector<std::string>{"."} : options.paths;
+  // The configuration of the first path also chooses the report format when no flag does.
+  const engine::ResolvedConfig& first_config = workspace.config_for(paths.front());
+  std::string format_name = !options.output_format.empty() ? options.output_format
+                            : first_config.output_format     ? *first_config.output_format
+                                                             : std::string("concise");
+
   // Opened before the run, so an unwritable path fails fast instead of after the work.
   std::ofstream output_file;
   if (!options.output_file.empty()) {
@@ -170,28 +247,79 @@ int run_check(const CheckOptions& options) {
     return exit_code;
   };
 
-  std::vector<std::string> paths = options.paths.empty() ? std::vector<std::string>{"."} : options.paths;
-  engine::Discovery discovery = engine::discover(paths, settings.build_extensions);
+  engine::DiscoveryFilter filter = workspace.filter(options.force_exclude);
+  engine::Discovery discovery = engine::discover(paths, first_config.build_extensions, &filter);
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
   for (const std::string& note : discovery.notes) std::cerr << "torchmigrate: note: " << note << '\n';
   if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
 
-  // --min-torch wins; otherwise the project's own pins say which torch must keep working.
-  std::optional<engine::TorchOverride> min_torch;
-  if (!options.min_torch.empty()) min_torch = engine::TorchOverride{options.min_torch, "--min-torch"};
-  engine::TorchRange range =
-      engine::resolve_torch_range(min_torch, std::vector<std::filesystem::path>(paths.begin(), paths.end()));
-  settings.min_torch = range.min_torch;
-  for (const std::string& note : range.notes) std::cerr << "torchmigrate: note: " << note << '\n';
-  if (options.output_format != "json") std::cerr << "torchmigrate: " << range.describe() << '\n';
-
+  // --min-torch or a configured min-torch wins; otherwise the project's pins say which torch
+  // must keep working.
+  bool machine_readable = format_name != "concise" && format_name != "full";
+  engine::RunFacts facts;
+  if (first_config.min_torch_source.empty()) {
+    engine::TorchRange range =
+        engine::resolve_torch_range(std::nullopt, std::vector<std::filesystem::path>(paths.begin(), paths.end()));
+    facts.detected_min_torch = range.min_torch;
+    for (const std::string& note : range.notes) std::cerr << "torchmigrate: note: " << note << '\n';
+    if (!machine_readable) std::cerr << "torchmigrate: " << range.describe() << '\n';
+  } else if (!machine_readable) {
+    std::cerr << "torchmigrate: supported torch >= " << first_config.settings.min_torch.str() << " (from "
+              << first_config.min_torch_source << ")\n";
+  }
   unsigned jobs = options.jobs == 0 ? engine::default_jobs() : options.jobs;
-  settings.project_facts = engine::gather_project_facts(discovery.files, settings.build_extensions, jobs);
-  engine::Linter linter(catalog, checks::builtin_registry(), settings);
+  facts.project_facts = engine::gather_project_facts(discovery.files, first_config.build_extensions, jobs);
+  facts.compile_database_dir = options.compile_database_dir;
+  workspace.set_run_facts(facts);
+  // Build every linter up front: a bad configuration fails before any file is touched.
+  for (const engine::DiscoveredFile& file : discovery.files) workspace.linter_for(file.path);
+  const engine::Linter& first_linter = workspace.linter_for(paths.front());
+
   engine::FixMode mode = options.diff                        ? engine::FixMode::Diff
                          : options.fix || options.fix_only ? engine::FixMode::Apply
                                                              : engine::FixMode::Report;
-  std::vector<engine::FileOutcome> outcomes = engine::run_session(linter, discovery.files, mode, jobs);
+  if (options.add_noqa) mode = engine::FixMode::Report;
+  engine::LinterFor linter_for = [&](const engine::DiscoveredFile& file) -> const engine::Linter& {
+    return workspace.linter_for(file.path);
+  };
+  std::vector<engine::FileOutcome> outcomes = engine::run_session(linter_for, discovery.files, mode, jobs);
+
+  if (options.add_noqa) return finish(add_noqa_to_files(outcomes, discovery.files, std::cerr));
+
+  if (!options.write_baseline.empty()) {
+    std::vector<std::pair<const SourceFile*, std::vector<Diagnostic>>> findings;
+    size_t count = 0;
+    for (const engine::FileOutcome& outcome : outcomes) {
+      std::vector<Diagnostic> kept;
+      for (const Diagnostic& diagnostic : outcome.diagnostics) {
+        if (!engine::is_file_problem(diagnostic) && engine::baselinable(diagnostic.code)) kept.push_back(diagnostic);
+      }
+      count += kept.size();
+      findings.emplace_back(outcome.source.get(), std::move(kept));
+    }
+    try {
+      engine::Baseline::write(options.write_baseline, findings);
+    } catch (const engine::BaselineError& error) {
+      std::cerr << "torchmigrate: error: " << error.what() << '\n';
+      return kExitUsage;
+    }
+    std::cerr << "torchmigrate: wrote " << count << " finding" << (count == 1 ? "" : "s") << " to the baseline "
+              << options.write_baseline << " (TM1xx findings are never baselined)\n";
+  }
+  if (!options.baseline.empty()) {
+    try {
+      engine::Baseline baseline = engine::Baseline::load(options.baseline);
+      size_t hidden = 0;
+      for (engine::FileOutcome& outcome : outcomes) hidden += baseline.filter(*outcome.source, outcome.diagnostics);
+      if (!machine_readable && hidden > 0) {
+        std::cerr << "torchmigrate: " << hidden << " finding" << (hidden == 1 ? "" : "s") << " hidden by the baseline "
+                  << options.baseline << '\n';
+      }
+    } catch (const engine::BaselineError& error) {
+      std::cerr << "torchmigrate: error: " << error.what() << '\n';
+      return kExitUsage;
+    }
+  }
 
   if (mode == engine::FixMode::Diff) {
     size_t would_fix = 0;
@@ -208,7 +336,7 @@ int run_check(const CheckOptions& options) {
   }
 
   // The fix list is text: it goes with a text report, and to stderr beside a machine-readable one.
-  bool text_report = (options.output_format == "concise" || options.output_format == "full") && !options.statistics;
+  bool text_report = !machine_readable && !options.statistics;
   std::ostream& fix_list_out = text_report ? out : std::cerr;
   if (options.show_fixes) print_fix_list(outcomes, catalog, fix_list_out);
 
@@ -228,7 +356,7 @@ int run_check(const CheckOptions& options) {
 
   output::Report report;
   report.catalog = &catalog;
-  report.settings = &linter.settings();
+  report.settings = &first_linter.settings();
   report.fix_mode = mode == engine::FixMode::Apply;
   std::error_code cwd_error;
   report.root = std::filesystem::current_path(cwd_error).string();
@@ -238,7 +366,7 @@ int run_check(const CheckOptions& options) {
     remaining += outcome.diagnostics.size();
     if (!outcome.diagnostics.empty()) report.files.push_back({outcome.source, std::move(outcome.diagnostics)});
   }
-  output::Format format = output::parse_format(options.output_format);
+  output::Format format = output::parse_format(format_name);
   if (options.statistics) {
     output::write_statistics(format, report, out);
   } else {

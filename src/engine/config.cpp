@@ -72,11 +72,16 @@ std::vector<std::string> checked_selectors(const TableReader& reader, std::strin
   return selectors;
 }
 
-Language parse_language(const TableReader& reader, std::string_view key, const std::string& name) {
-  if (name == "python") return Language::Python;
-  if (name == "cxx" || name == "c++" || name == "cuda") return Language::Cxx;
-  if (name == "build") return Language::BuildFile;
-  reader.fail(key, "maps to `" + name + "`; expected one of: python, cxx, build");
+std::string extension_choices() {
+  std::string list = "python, cxx";
+  for (buildfiles::FileKind kind : {buildfiles::FileKind::Dockerfile, buildfiles::FileKind::Shell,
+                                    buildfiles::FileKind::Yaml, buildfiles::FileKind::CondaEnvironment,
+                                    buildfiles::FileKind::CMake, buildfiles::FileKind::Makefile,
+                                    buildfiles::FileKind::Toml, buildfiles::FileKind::Ini,
+                                    buildfiles::FileKind::Requirements, buildfiles::FileKind::DotEnv}) {
+    list += ", " + std::string(buildfiles::to_string(kind));
+  }
+  return list;
 }
 
 ConfigFile parse_table(const toml::table& table, const fs::path& path, const std::string& where,
@@ -107,11 +112,22 @@ ConfigFile parse_table(const toml::table& table, const fs::path& path, const std
       config.extend_exclude = reader.strings(key, value);
     } else if (key == "extension" || key == "include-extensions") {
       const toml::table* extensions = value.as_table();
-      if (extensions == nullptr) reader.fail(key, "must be a table of extension = \"python\" | \"cxx\" | \"build\"");
+      if (extensions == nullptr) reader.fail(key, "must be a table of extension = front, e.g. pyw = \"python\"");
       for (const auto& [extension, language] : *extensions) {
         std::string name(extension.str());
         if (name.starts_with('.')) name.erase(0, 1);
-        config.extensions[name] = parse_language(reader, key, reader.string(key, language));
+        std::string front = reader.string(key, language);
+        if (front == "python") {
+          config.extensions[name] = Language::Python;
+        } else if (front == "cxx" || front == "c++" || front == "cuda") {
+          config.extensions[name] = Language::Cxx;
+        } else if (std::optional<buildfiles::FileKind> kind = buildfiles::parse_kind(front)) {
+          // Build files are parsed by kind: the ending says which syntax to read.
+          config.extensions[name] = Language::BuildFile;
+          config.build_extensions["." + name] = *kind;
+        } else {
+          reader.fail(key, "maps `" + name + "` to `" + front + "`; expected one of: " + extension_choices());
+        }
       }
     } else if (key == "min-torch") {
       std::string version = reader.string(key, value);
@@ -293,8 +309,10 @@ const ResolvedConfig& ConfigResolver::resolve(const std::optional<fs::path>& con
   settings.selection.ignore.insert(settings.selection.ignore.end(), overrides_.ignore.begin(), overrides_.ignore.end());
   if (overrides_.min_torch) {
     settings.min_torch = TorchVersion::parse(*overrides_.min_torch);
+    resolved->min_torch_source = "--min-torch";
   } else if (file && file->min_torch) {
     settings.min_torch = TorchVersion::parse(*file->min_torch);
+    resolved->min_torch_source = file->path.string() + " (min-torch)";
   }
   if (file) settings.policies = file->policy;
   for (const auto& [code, policy] : overrides_.policy) settings.policies[code] = policy;
@@ -310,6 +328,8 @@ const ResolvedConfig& ConfigResolver::resolve(const std::optional<fs::path>& con
       resolved->per_file_ignores.emplace_back(GlobSet({glob}), codes);
     }
     resolved->extensions = file->extensions;
+    resolved->build_extensions = file->build_extensions;
+    resolved->settings.build_extensions = file->build_extensions;
     resolved->output_format = file->output_format;
     if (file->cache_dir) resolved->cache_dir = (file->root / *file->cache_dir).lexically_normal().string();
   }

@@ -91,8 +91,15 @@ void add_link(const fs::directory_entry& entry, const fs::path& root, const fs::
 
 }  // namespace
 
-Discovery discover(const std::vector<std::string>& paths, const buildfiles::ExtraExtensions& build_extensions) {
+Discovery discover(const std::vector<std::string>& paths, const buildfiles::ExtraExtensions& build_extensions,
+                   const DiscoveryFilter* filter) {
   Discovery result;
+  auto front = [&](const fs::path& path) {
+    return filter != nullptr && filter->language ? filter->language(path) : language_for(path, build_extensions);
+  };
+  auto excluded = [&](const fs::path& path, bool directory) {
+    return filter != nullptr && filter->excluded && filter->excluded(path, directory);
+  };
   std::vector<Found> found;
   for (const std::string& argument : paths) {
     fs::path root = fs::path(argument).lexically_normal();
@@ -107,9 +114,11 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       result.errors.push_back(argument + ": " + error.message());
       continue;
     }
-    if (!fs::is_directory(status)) {
+    bool directory = fs::is_directory(status);
+    if (filter != nullptr && filter->force_exclude && excluded(root, directory)) continue;
+    if (!directory) {
       // Named explicitly: checked even through a link.
-      found.push_back({{root, language_for(root, build_extensions)}, real_root});
+      found.push_back({{root, front(root)}, real_root});
       continue;
     }
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error);
@@ -128,7 +137,7 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
         continue;
       }
       if (entry.is_directory(error)) {
-        if (is_default_excluded(entry.path().filename().string())) {
+        if (is_default_excluded(entry.path().filename().string()) || excluded(entry.path(), true)) {
           it.disable_recursion_pending();
         } else if (::access(entry.path().c_str(), R_OK | X_OK) != 0) {
           result.errors.push_back(entry.path().string() + ": cannot be listed (permission denied); skipped");
@@ -136,8 +145,8 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
         }
         continue;
       }
-      Language language = language_for(entry.path(), build_extensions);
-      if (language != Language::Unknown && entry.is_regular_file(error)) {
+      Language language = front(entry.path());
+      if (language != Language::Unknown && entry.is_regular_file(error) && !excluded(entry.path(), false)) {
         // No link was followed to get here, so the real path is the root's plus the relative part.
         fs::path relative = entry.path().lexically_relative(root);
         found.push_back({{entry.path().lexically_normal(), language}, (real_root / relative).lexically_normal()});

@@ -17,10 +17,19 @@ inline constexpr int kExitUsage = 2;
 struct CheckOptions {
   std::vector<std::string> paths;
   std::vector<std::string> select, extend_select, ignore, policies;
-  std::string output_format = "concise";
+  std::string output_format;  // empty: the configuration's, else concise
   std::string output_file;  // empty: stdout
   std::string min_torch;
   std::string compile_database_dir;
+  std::string config_path;     // --config
+  bool isolated = false;       // ignore every configuration file
+  bool force_exclude = false;  // apply excludes to files named on the command line
+  bool respect_gitignore = false;
+  bool no_respect_gitignore = false;
+  std::vector<std::string> extend_exclude;
+  std::string baseline;        // report only findings not in this baseline
+  std::string write_baseline;  // record the current findings
+  bool add_noqa = false;
   bool fix = false;
   bool unsafe_fixes = false;
   bool diff = false;

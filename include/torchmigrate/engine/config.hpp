@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "torchmigrate/buildfiles/file_kind.hpp"
 #include "torchmigrate/core/source_file.hpp"
 #include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/glob.hpp"
@@ -37,6 +38,7 @@ struct ConfigFile {
   std::optional<std::vector<std::string>> exclude;
   std::vector<std::string> extend_exclude;
   std::map<std::string, Language> extensions;  // "pyw" -> Python
+  buildfiles::ExtraExtensions build_extensions;  // ".conf" -> Shell: build files by ending
   std::optional<std::string> min_torch;
   std::map<std::string, FixPolicy> policy;     // by code, "ALL" for every rule
   std::optional<bool> respect_gitignore;
@@ -64,9 +66,11 @@ struct ResolvedConfig {
   std::optional<std::filesystem::path> source;  // the config file, if any
   std::filesystem::path root;                    // directory for globs (config dir or cwd)
   Settings settings;
+  std::string min_torch_source;                  // "--min-torch", the config file, or "" (not set)
   GlobSet exclude;
   std::vector<std::pair<GlobSet, std::vector<std::string>>> per_file_ignores;
   std::map<std::string, Language> extensions;
+  buildfiles::ExtraExtensions build_extensions;
   bool respect_gitignore = true;
   std::optional<std::string> output_format;
   std::optional<std::string> cache_dir;

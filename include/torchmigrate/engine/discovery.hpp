@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,16 @@ bool is_default_excluded(const std::string& directory_name);
 // inside the walked tree is checked once, under the file's real path; a link to a file outside
 // it is skipped with a note; links to directories are not followed. A path given explicitly is
 // checked even when it is a link (fixes are then written to the file it points at).
-Discovery discover(const std::vector<std::string>& paths, const buildfiles::ExtraExtensions& build_extensions = {});
+// What configuration adds to a walk: excludes (globs, .gitignore) and extra file endings.
+struct DiscoveryFilter {
+  // True for a file or directory the walk must skip.
+  std::function<bool(const std::filesystem::path& path, bool directory)> excluded;
+  // The front for a file; Language::Unknown skips it.
+  std::function<Language(const std::filesystem::path& path)> language;
+  // Apply `excluded` to paths named on the command line too (pre-commit passes every file).
+  bool force_exclude = false;
+};
+Discovery discover(const std::vector<std::string>& paths, const buildfiles::ExtraExtensions& build_extensions = {},
+                   const DiscoveryFilter* filter = nullptr);
 
 }  // namespace torchmigrate::engine

@@ -56,6 +56,7 @@ cache-dir = ".cache/torchmigrate"
 "tests/*.py" = ["TM2"]
 [extension]
 pyw = "python"
+conf = "shell"
 )");
   std::optional<ConfigFile> config = read_config_file(file, Catalog::builtin());
   REQUIRE(config);
@@ -69,6 +70,8 @@ pyw = "python"
   REQUIRE(config->per_file_ignores.size() == 1);
   CHECK(config->per_file_ignores[0].first == "tests/*.py");
   CHECK(config->extensions.at("pyw") == Language::Python);
+  CHECK(config->extensions.at("conf") == Language::BuildFile);
+  CHECK(config->build_extensions.at(".conf") == buildfiles::FileKind::Shell);
 }
 
 TEST_CASE("errors name the file, the key and the valid choices") {

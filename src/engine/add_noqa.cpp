@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/engine/add_noqa.hpp"
+
+#include <map>
+#include <set>
+
+#include "torchmigrate/engine/suppressions.hpp"
+#include "torchmigrate/python/syntax_tree.hpp"
+
+namespace torchmigrate::engine {
+namespace {
+
+// Comments of a Python file from the parser, so a `#` inside a string is never taken for one.
+std::vector<TextRange> python_comments(const python::SyntaxTree& tree) {
+  std::vector<TextRange> comments;
+  std::vector<python::Node> stack{tree.root()};
+  while (!stack.empty()) {
+    python::Node node = stack.back();
+    stack.pop_back();
+    if (node.kind() == "comment") comments.push_back(node.range());
+    for (uint32_t i = node.child_count(); i-- > 0;) stack.push_back(node.child(i));
+  }
+  return comments;
+}
+
+// A comment appended at the end of this line would land inside a multi-line string.
+bool line_ends_in_string(const python::SyntaxTree& tree, uint32_t line_end) {
+  if (line_end == 0) return false;
+  TSNode raw = ts_node_descendant_for_byte_range(tree.root().raw(), line_end - 1, line_end);
+  for (python::Node node(raw, tree.source()); node; node = node.parent()) {
+    if (node.kind() == "string" && node.start() < line_end && node.end() > line_end) return true;
+  }
+  return false;
+}
+
+bool is_suppressible(const Diagnostic& diagnostic) {
+  return diagnostic.code.starts_with("TM") && !diagnostic.code.starts_with("TM9") && diagnostic.code != "TM001";
+}
+
+}  // namespace
+
+NoqaResult add_noqa(const SourceFile& file, const std::vector<Diagnostic>& diagnostics) {
+  NoqaResult result;
+  result.text = file.text();
+  std::map<uint32_t, std::set<std::string>> codes_by_line;
+  for (const Diagnostic& diagnostic : diagnostics) {
+    if (is_suppressible(diagnostic)) codes_by_line[file.lines().line_of(diagnostic.range.start)].insert(diagnostic.code);
+  }
+  if (codes_by_line.empty()) return result;
+
+  std::optional<python::SyntaxTree> tree;
+  std::vector<TextRange> comments;
+  if (file.language() == Language::Python) {
+    tree.emplace(python::SyntaxTree::parse(file.text()));
+    comments = python_comments(*tree);
+  }
+  Suppressions suppressions = Suppressions::parse(file, tree ? &comments : nullptr);
+  std::vector<Edit> edits;
+  for (const auto& [line, codes] : codes_by_line) {
+    TextRange range = file.lines().line_range(line, file.text());
+    std::string_view content = file.slice(range);
+    bool continued = !content.empty() && content.back() == '\\';
+    if (continued || (tree && line_ends_in_string(*tree, range.end))) {
+      result.skipped_lines.push_back(line + 1);
+      continue;
+    }
+    if (std::optional<Edit> edit = noqa_edit(file, suppressions, line, {codes.begin(), codes.end()})) {
+      edits.push_back(std::move(*edit));
+      ++result.added;
+    }
+  }
+  result.text = apply_edits(file.text(), edits);
+  return result;
+}
+
+}  // namespace torchmigrate::engine

@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: MIT
+"""End-to-end tests of configuration files, .gitignore, suppressions, baselines and --add-noqa."""
+import json
+import subprocess
+import unittest
+
+from tm_e2e import TempTree, run
+
+CALL = "torch.export.export(m, (x,))"
+
+
+class Configuration(unittest.TestCase):
+    def setUp(self):
+        self.tree = TempTree()
+        self.addCleanup(self.tree.cleanup)
+
+    def codes(self, *args, cwd=None):
+        result = run("check", *args, "--output-format", "json", cwd=cwd or self.tree.root)
+        self.assertIn(result.returncode, (0, 1), result.stderr)
+        return sorted((f["filename"], f["code"]) for f in json.loads(result.stdout))
+
+    def test_nearest_config_applies_per_directory(self):
+        self.tree.write("pyproject.toml", '[tool.torchmigrate]\nselect = ["TM201"]\n')
+        self.tree.write("a.py", f"import torch\n{CALL}\ntorch.onnx.export(m, (x,), 'f.onnx')\n")
+        self.tree.write("sub/torchmigrate.toml", 'select = ["TM302"]\n')
+        self.tree.write("sub/b.py", f"import torch\n{CALL}\ntorch.onnx.export(m, (x,), 'f.onnx')\n")
+        self.assertEqual(self.codes("."), [("a.py", "TM201"), ("sub/b.py", "TM302")])
+        # --isolated ignores both files; --config picks one for everything.
+        self.assertIn(("a.py", "TM202"), self.codes(".", "--isolated"))
+        self.assertEqual(self.codes(".", "--config", "sub/torchmigrate.toml"), [("a.py", "TM302"), ("sub/b.py", "TM302")])
+        # The command line extends or replaces the file's selection.
+        self.assertEqual(self.codes(".", "--select", "TM202"), [("a.py", "TM202"), ("sub/b.py", "TM202")])
+
+    def test_per_file_ignores_and_excludes(self):
+        self.tree.write("torchmigrate.toml", 'extend-exclude = ["generated"]\n[per-file-ignores]\n"tests/**" = ["TM2"]\n')
+        for path in ("src/a.py", "tests/test_a.py", "generated/g.py"):
+            self.tree.write(path, f"import torch\n{CALL}\n")
+        self.assertEqual(self.codes("."), [("src/a.py", "TM201")])
+        # An explicit file is checked unless --force-exclude (what pre-commit passes).
+        self.assertEqual(self.codes("generated/g.py"), [("generated/g.py", "TM201")])
+        self.assertEqual(self.codes("generated/g.py", "--force-exclude"), [])
+
+    def test_config_errors_exit_2_and_name_the_key(self):
+        self.tree.write("torchmigrate.toml", 'selekt = ["TM1"]\n')
+        self.tree.write("a.py", "x = 1\n")
+        result = run("check", ".", cwd=self.tree.root, check_exit=2)
+        self.assertIn("torchmigrate.toml: unknown key `selekt`; valid keys:", result.stderr)
+        self.tree.write("torchmigrate.toml", 'policy = { TM201 = "newest" }\n')
+        self.assertIn("keep-old or adopt-new", run("check", ".", cwd=self.tree.root, check_exit=2).stderr)
+
+    def test_config_policy_and_min_torch(self):
+        self.tree.write("torchmigrate.toml", 'min-torch = "2.8"\npolicy = { TM201 = "adopt-new" }\n')
+        self.tree.write("a.py", "from torch.fx.experimental.symbolic_shapes import definitely_true\n"
+                                f"import torch\nok = definitely_true(x)\n{CALL}\n")
+        result = run("check", ".", "--fix", "--unsafe-fixes", cwd=self.tree.root)
+        self.assertIn("supported torch >= 2.8", result.stderr)
+        text = (self.tree.root / "a.py").read_text()
+        self.assertIn("guard_or_false(x)", text)
+        self.assertIn("strict=False", text)
+
+    def test_gitignore_is_respected_inside_a_repository(self):
+        subprocess.run(["git", "init", "-q", str(self.tree.root)], check=True)
+        self.tree.write(".gitignore", "ignored/\nskip_me.py\n")
+        for path in ("kept.py", "ignored/a.py", "skip_me.py"):
+            self.tree.write(path, f"import torch\n{CALL}\n")
+        self.assertEqual(self.codes("."), [("kept.py", "TM201")])
+        self.assertEqual(len(self.codes(".", "--no-respect-gitignore")), 3)
+
+
+class SuppressionsAndBaselines(unittest.TestCase):
+    def setUp(self):
+        self.tree = TempTree()
+        self.addCleanup(self.tree.cleanup)
+
+    def test_add_noqa_then_clean(self):
+        path = self.tree.write("a.py", f"import torch\n{CALL}\ns = '''\n{CALL}'''\ntorch.onnx.export(m, (x,), 'f')\n")
+        run("check", "a.py", "--add-noqa", cwd=self.tree.root, check_exit=0)
+        text = path.read_text()
+        self.assertIn(f"{CALL}  # noqa: TM201\n", text)
+        self.assertIn("torch.onnx.export(m, (x,), 'f')  # noqa: TM202, TM302\n", text)
+        run("check", "a.py", cwd=self.tree.root, check_exit=0)
+        # Once the code is migrated, the suppression is reported as unused (TM001, opt-in).
+        path.write_text(text.replace(CALL + "  #", "torch.export.export(m, (x,), strict=True)  #", 1))
+        result = run("check", "a.py", "--extend-select", "TM001", cwd=self.tree.root, check_exit=1)
+        self.assertIn("TM001 [*] Unused suppression for `TM201`", result.stdout)
+
+    def test_baseline_survives_moved_lines_and_never_hides_tm1(self):
+        path = self.tree.write("a.py", "import torch\n"
+                                       f"def build():\n    return {CALL}\n"
+                                       "ep = torch.export.export_for_inference(m, (x,))\n")
+        run("check", "a.py", "--write-baseline", "baseline.json", cwd=self.tree.root)
+        baseline = json.loads((self.tree.root / "baseline.json").read_text())
+        self.assertEqual([f["code"] for f in baseline["findings"]], ["TM201"])
+        path.write_text("import torch\n# a new comment moves every line\n\n" + path.read_text().split("\n", 1)[1])
+        result = run("check", "a.py", "--baseline", "baseline.json", cwd=self.tree.root, check_exit=1)
+        self.assertNotIn("TM201", result.stdout)
+        self.assertIn("TM101", result.stdout)
+        # A new finding of a baselined rule elsewhere is still reported.
+        path.write_text(path.read_text() + f"other = {CALL}\n")
+        result = run("check", "a.py", "--baseline", "baseline.json", cwd=self.tree.root, check_exit=1)
+        self.assertEqual(result.stdout.count("TM201"), 1)
+
+    def test_bad_baseline_exits_2(self):
+        self.tree.write("a.py", "x = 1\n")
+        self.tree.write("b.json", "{}")
+        self.assertIn("not a torchmigrate baseline", run("check", "a.py", "--baseline", "b.json",
+                                                         cwd=self.tree.root, check_exit=2).stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
