@@ -129,28 +129,60 @@ std::vector<std::string> SettingsResolver::set_options(const ClientOptions& opti
   return errors;
 }
 
-std::shared_ptr<const FileSettings> SettingsResolver::settings_for(const std::filesystem::path& /*file*/) {
-  // One set of settings for every file until project config files exist; the path is the
-  // key a config resolver will use (nearest pyproject.toml / torchmigrate.toml upwards).
-  if (cached_) return cached_;
+std::shared_ptr<const FileSettings> SettingsResolver::build(engine::Settings settings) {
   auto resolved = std::make_shared<FileSettings>();
-  engine::Settings& settings = resolved->settings;
-  settings.selection = {options_.select, options_.extend_select, options_.ignore};
-  if (options_.min_torch) settings.min_torch = engine::TorchVersion::parse(*options_.min_torch);
-  for (const auto& [code, choice] : options_.policy) settings.policies[code] = engine::parse_policy(choice);
-  settings.unsafe_fixes = options_.unsafe_fixes;
+  resolved->settings = std::move(settings);
   try {
-    resolved->linter = std::make_shared<engine::Linter>(catalog_, registry_, settings);
+    resolved->linter = std::make_shared<engine::Linter>(catalog_, registry_, resolved->settings);
   } catch (const engine::CatalogError& error) {
     errors_.push_back(std::string("cannot use these settings (") + error.what() + "); using the defaults");
     resolved->settings = engine::Settings{};
     resolved->linter = std::make_shared<engine::Linter>(catalog_, registry_, resolved->settings);
   }
-  cached_ = resolved;
-  return cached_;
+  return resolved;
 }
 
-bool SettingsResolver::is_excluded(const std::filesystem::path& file) const {
+engine::ConfigResolver& SettingsResolver::configs() {
+  if (!configs_) {
+    // The client's options act as the command line: they override the files.
+    engine::CliOverrides overrides;
+    overrides.select = options_.select;
+    overrides.extend_select = options_.extend_select;
+    overrides.ignore = options_.ignore;
+    overrides.min_torch = options_.min_torch;
+    for (const auto& [code, choice] : options_.policy) overrides.policy[code] = engine::parse_policy(choice);
+    overrides.unsafe_fixes = options_.unsafe_fixes;
+    configs_ = std::make_unique<engine::ConfigResolver>(catalog_, overrides, std::nullopt, false);
+  }
+  return *configs_;
+}
+
+std::shared_ptr<const FileSettings> SettingsResolver::settings_for(const std::filesystem::path& file) {
+  try {
+    // An unsaved buffer takes the configuration of the first workspace root.
+    std::filesystem::path where = !file.empty() ? file : roots_.empty() ? std::filesystem::path(".") : roots_.front() / "_";
+    const engine::ResolvedConfig& config = configs().for_path(where);
+    std::vector<std::string> ignored = config.ignored_for(where);
+    std::string key = (config.source ? config.source->string() : std::string()) + '\n';
+    for (const std::string& code : ignored) key += code + ',';
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+    engine::Settings settings = config.settings;
+    settings.selection.ignore.insert(settings.selection.ignore.end(), ignored.begin(), ignored.end());
+    return cache_.emplace(key, build(std::move(settings))).first->second;
+  } catch (const engine::ConfigError& error) {
+    errors_.push_back(std::string(error.what()) + "; using the defaults until it is fixed");
+    if (!defaults_) defaults_ = build(engine::Settings{});
+    return defaults_;
+  }
+}
+
+bool SettingsResolver::is_excluded(const std::filesystem::path& file) {
+  try {
+    if (configs().for_path(file).excluded(file)) return true;
+  } catch (const engine::ConfigError&) {
+    // Reported by settings_for.
+  }
   for (const std::filesystem::path& root : roots_) {
     std::filesystem::path relative = file.lexically_relative(root);
     if (relative.empty() || *relative.begin() == "..") continue;
@@ -164,7 +196,9 @@ bool SettingsResolver::is_excluded(const std::filesystem::path& file) const {
 }
 
 void SettingsResolver::invalidate() {
-  cached_.reset();
+  configs_.reset();
+  cache_.clear();
+  defaults_.reset();
   ++generation_;
 }
 

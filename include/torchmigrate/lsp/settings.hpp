@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What the server lints each file with: the settings resolver (one entry point, settings_for)
-// and the file filter, shared in spirit with the CLI. Today settings come from the defaults
-// plus the client's options; project config files plug in here when the engine reads them.
+// and the file filter. The project's configuration files are read by the engine's
+// ConfigResolver, as for the CLI; the client's options play the part of command-line flags.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/config.hpp"
 #include "torchmigrate/engine/linter.hpp"
 #include "torchmigrate/engine/python_check.hpp"
 #include "torchmigrate/engine/settings.hpp"
@@ -56,18 +57,24 @@ class SettingsResolver {
   // settings fall back to the defaults and are reported through `take_errors`.
   std::shared_ptr<const FileSettings> settings_for(const std::filesystem::path& file);
   // Whether the CLI's file filter skips this file when checking the workspace root that holds it.
-  [[nodiscard]] bool is_excluded(const std::filesystem::path& file) const;
+  [[nodiscard]] bool is_excluded(const std::filesystem::path& file);
   // Drops cached settings (a config file changed); bumps generation().
   void invalidate();
   [[nodiscard]] uint64_t generation() const { return generation_; }
   std::vector<std::string> take_errors() { return std::exchange(errors_, {}); }
 
  private:
+  std::shared_ptr<const FileSettings> build(engine::Settings settings);
+  engine::ConfigResolver& configs();
+
+ private:
   const engine::Catalog& catalog_;
   const engine::CheckRegistry& registry_;
   std::vector<std::filesystem::path> roots_;
   ClientOptions options_;
-  std::shared_ptr<const FileSettings> cached_;
+  std::unique_ptr<engine::ConfigResolver> configs_;  // recreated when options or files change
+  std::map<std::string, std::shared_ptr<const FileSettings>> cache_;  // by config + per-file ignores
+  std::shared_ptr<const FileSettings> defaults_;
   uint64_t generation_ = 1;
   std::vector<std::string> errors_;
 };
