@@ -24,6 +24,7 @@
 #include "torchmigrate/engine/baseline.hpp"
 #include "torchmigrate/engine/file_io.hpp"
 #include "torchmigrate/engine/workspace.hpp"
+#include "torchmigrate/engine/result_cache.hpp"
 #include "torchmigrate/output/report.hpp"
 #include "torchmigrate/output/unified_diff.hpp"
 
@@ -179,6 +180,9 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("--baseline", options.baseline, "Report only findings not recorded in this baseline file");
   command.add_option("--write-baseline", options.write_baseline, "Record the current findings in this baseline file");
   command.add_flag("--add-noqa", options.add_noqa, "Add a suppression comment for every current finding");
+  command.add_option("--cache-dir", options.cache_dir,
+                     "Cache findings per file here (default: the configuration's cache-dir; none without it)");
+  command.add_flag("--no-cache", options.no_cache, "Do not read or write the cache");
   command.add_option("--output-format", options.output_format, "Report format (default: concise)")
       ->check(CLI::IsMember(output::format_names()));
   command.add_option("-o,--output-file", options.output_file, "Write the report to this file instead of stdout");
@@ -282,7 +286,12 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   engine::LinterFor linter_for = [&](const engine::DiscoveredFile& file) -> const engine::Linter& {
     return workspace.linter_for(file.path);
   };
-  std::vector<engine::FileOutcome> outcomes = engine::run_session(linter_for, discovery.files, mode, jobs);
+  // The cache serves report runs only: fixing always works on fresh findings.
+  std::optional<engine::ResultCache> cache;
+  std::string cache_dir = !options.cache_dir.empty() ? options.cache_dir : first_config.cache_dir.value_or("");
+  if (!options.no_cache && !cache_dir.empty()) cache.emplace(cache_dir);
+  std::vector<engine::FileOutcome> outcomes =
+      engine::run_session(linter_for, discovery.files, mode, jobs, cache ? &*cache : nullptr);
 
   if (options.add_noqa) return finish(add_noqa_to_files(outcomes, discovery.files, std::cerr));
 

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "torchmigrate/engine/file_io.hpp"
+#include "torchmigrate/engine/result_cache.hpp"
 #include "torchmigrate/engine/parallel.hpp"
 
 namespace torchmigrate::engine {
@@ -17,7 +18,7 @@ Diagnostic file_problem(const char* code, std::string message, Severity severity
   return diagnostic;
 }
 
-FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mode) {
+FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mode, const ResultCache* cache) {
   FileOutcome outcome;
   std::string display = file.path.string();
   ReadResult read = read_file(file.path);
@@ -37,7 +38,14 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   }
   auto source = std::make_shared<SourceFile>(display, std::move(decoded.text), file.language);
   if (mode == FixMode::Report) {
-    outcome.diagnostics = linter.lint(*source);
+    std::string key = cache != nullptr ? ResultCache::key(display, source->text(), linter.settings()) : std::string();
+    std::optional<std::vector<Diagnostic>> cached = cache != nullptr ? cache->load(key) : std::nullopt;
+    if (cached) {
+      outcome.diagnostics = std::move(*cached);
+    } else {
+      outcome.diagnostics = linter.lint(*source);
+      if (cache != nullptr) cache->store(key, outcome.diagnostics);
+    }
     outcome.source = std::move(source);
     return outcome;
   }
@@ -85,16 +93,16 @@ bool is_file_problem(const Diagnostic& diagnostic) {
 
 std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<DiscoveredFile>& files, FixMode mode,
                                      unsigned jobs) {
-  return run_session([&](const DiscoveredFile&) -> const Linter& { return linter; }, files, mode, jobs);
+  return run_session([&](const DiscoveredFile&) -> const Linter& { return linter; }, files, mode, jobs, nullptr);
 }
 
 std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vector<DiscoveredFile>& files,
-                                     FixMode mode, unsigned jobs) {
+                                     FixMode mode, unsigned jobs, const ResultCache* cache) {
   std::vector<FileOutcome> outcomes(files.size());
   parallel_for(files.size(), jobs, [&](size_t i) {
     // One bad file never stops a run (and an exception must not escape a worker thread).
     try {
-      outcomes[i] = process(linter_for(files[i]), files[i], mode);
+      outcomes[i] = process(linter_for(files[i]), files[i], mode, cache);
     } catch (const std::exception& error) {
       FileOutcome failed;
       failed.source = std::make_shared<SourceFile>(files[i].path.string(), "", files[i].language);

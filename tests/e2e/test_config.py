@@ -67,6 +67,33 @@ class Configuration(unittest.TestCase):
         self.assertEqual(len(self.codes(".", "--no-respect-gitignore")), 3)
 
 
+class Cache(unittest.TestCase):
+    def setUp(self):
+        self.tree = TempTree()
+        self.addCleanup(self.tree.cleanup)
+
+    def test_cached_results_match_and_follow_edits(self):
+        self.tree.write("torchmigrate.toml", 'cache-dir = ".cache"\n')
+        path = self.tree.write("a.py", f"import torch\n{CALL}\n")
+        first = run("check", ".", "--output-format", "json", cwd=self.tree.root, check_exit=1).stdout
+        count = lambda: len(list((self.tree.root / ".cache").rglob("*.json")))  # noqa: E731
+        checked = count()  # one entry per checked file (a.py, and torchmigrate.toml as a build file)
+        self.assertEqual(checked, 2)
+        self.assertTrue((self.tree.root / ".cache" / "CACHEDIR.TAG").exists())
+        self.assertEqual(run("check", ".", "--output-format", "json", cwd=self.tree.root).stdout, first)
+        self.assertEqual(count(), checked)
+        # Changed content or settings are new keys, never a stale answer.
+        path.write_text("import torch\ntorch.export.export(m, (x,), strict=True)\n")
+        run("check", ".", cwd=self.tree.root, check_exit=0)
+        run("check", ".", "--select", "TM1", cwd=self.tree.root, check_exit=0)
+        self.assertEqual(count(), checked + 1 + 2)
+        # A damaged entry is ignored, not trusted.
+        for entry in (self.tree.root / ".cache").rglob("*.json"):
+            entry.write_text("{broken")
+        run("check", ".", cwd=self.tree.root, check_exit=0)
+        run("check", ".", "--no-cache", cwd=self.tree.root, check_exit=0)
+
+
 class SuppressionsAndBaselines(unittest.TestCase):
     def setUp(self):
         self.tree = TempTree()

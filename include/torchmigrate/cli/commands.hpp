@@ -30,6 +30,8 @@ struct CheckOptions {
   std::string baseline;        // report only findings not in this baseline
   std::string write_baseline;  // record the current findings
   bool add_noqa = false;
+  std::string cache_dir;       // overrides the configuration's cache-dir
+  bool no_cache = false;
   bool fix = false;
   bool unsafe_fixes = false;
   bool diff = false;

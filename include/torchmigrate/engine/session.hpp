@@ -33,8 +33,10 @@ std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<Dis
 // For runs whose settings differ per file (configuration files in subdirectories): the linter
 // for each file. Called from worker threads, so it must be thread-safe.
 using LinterFor = std::function<const Linter&(const DiscoveredFile&)>;
+// With a cache, a report run reuses the findings of files whose content and settings are unchanged.
+class ResultCache;
 std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vector<DiscoveredFile>& files,
-                                     FixMode mode, unsigned jobs);
+                                     FixMode mode, unsigned jobs, const ResultCache* cache = nullptr);
 
 // True for the diagnostics that say a file could not be read, checked, fixed or written.
 bool is_file_problem(const Diagnostic& diagnostic);
