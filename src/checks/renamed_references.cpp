@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "torchmigrate/checks/module_references.hpp"
 #include "torchmigrate/python/compat_guards.hpp"
 
 namespace torchmigrate::checks {
@@ -17,16 +18,6 @@ bool is_callee(Node node) {
   return parent && parent.kind() == "call" && parent.field("function") == node;
 }
 
-// Identifiers that name something rather than refer to it: `x.attr`, `f(kw=...)`, imports.
-bool is_reference_position(Node identifier) {
-  Node parent = identifier.parent();
-  if (!parent) return true;
-  std::string_view kind = parent.kind();
-  if (kind == "dotted_name" || kind == "aliased_import") return false;
-  if (kind == "attribute" && parent.field("attribute") == identifier) return false;
-  if (kind == "keyword_argument" && parent.field("name") == identifier) return false;
-  return true;
-}
 
 }  // namespace
 
@@ -43,7 +34,7 @@ void RenamedReferencesCheck::visit(Node node, PythonCheckContext& context) {
     visit_import(node, context);
     return;
   }
-  if (kind == "identifier" && !is_reference_position(node)) return;
+  if (kind == "identifier" && !is_reference_identifier(node)) return;
   std::optional<std::string> qualified = context.model().resolve(node);
   if (!qualified) return;
   for (size_t i = 0; i < targets_.size(); ++i) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/baseline.hpp"
 
-#include <git2.h>
+#include "torchmigrate/engine/content_hash.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -11,17 +12,6 @@
 
 namespace torchmigrate::engine {
 namespace {
-
-// SHA-1 through libgit2 (already linked for globs and .gitignore): stable across platforms.
-std::string sha1(const std::string& data) {
-  static std::once_flag once;
-  std::call_once(once, [] { git_libgit2_init(); });
-  git_oid oid;
-  git_odb_hash(&oid, data.data(), data.size(), GIT_OBJECT_BLOB);
-  char hex[GIT_OID_HEXSZ + 1] = {};
-  git_oid_tostr(hex, sizeof hex, &oid);
-  return hex;
-}
 
 std::string normalised(std::string_view text) {
   std::string out;
@@ -75,7 +65,7 @@ std::string fingerprint(const SourceFile& file, const Diagnostic& diagnostic) {
   std::string path = file.path();
   std::replace(path.begin(), path.end(), '\\', '/');
   if (path.starts_with("./")) path.erase(0, 2);
-  return sha1(diagnostic.code + '\0' + path + '\0' + normalised(file.slice(diagnostic.range)) + '\0' +
+  return content_hash(diagnostic.code + '\0' + path + '\0' + normalised(file.slice(diagnostic.range)) + '\0' +
               enclosing_scope(file, diagnostic.range.start));
 }
 

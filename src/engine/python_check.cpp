@@ -3,26 +3,29 @@
 
 namespace torchmigrate::engine {
 
-Diagnostic& PythonCheckContext::report(const RuleSpec& rule, TextRange range,
-                                       const std::map<std::string, std::string>& values) {
-  Diagnostic diagnostic;
+namespace {
+
+// Severity from the catalog, message from its template: the same for every language.
+Diagnostic& add_finding(std::vector<Diagnostic>& sink, const RuleSpec& rule, TextRange range,
+                        const std::map<std::string, std::string>& values) {
+  Diagnostic& diagnostic = sink.emplace_back();
   diagnostic.code = rule.code;
   diagnostic.message = rule.format_message(values);
   diagnostic.range = range;
   diagnostic.severity = rule.severity;
-  sink_.push_back(std::move(diagnostic));
-  return sink_.back();
+  return diagnostic;
+}
+
+}  // namespace
+
+Diagnostic& PythonCheckContext::report(const RuleSpec& rule, TextRange range,
+                                       const std::map<std::string, std::string>& values) {
+  return add_finding(sink_, rule, range, values);
 }
 
 Diagnostic& FileCheckContext::report(const RuleSpec& rule, TextRange range,
                                      const std::map<std::string, std::string>& values) {
-  Diagnostic diagnostic;
-  diagnostic.code = rule.code;
-  diagnostic.message = rule.format_message(values);
-  diagnostic.range = range;
-  diagnostic.severity = rule.severity;
-  sink_.push_back(std::move(diagnostic));
-  return sink_.back();
+  return add_finding(sink_, rule, range, values);
 }
 
 void CheckRegistry::add_file(std::string family, FileCheckFactory factory) {

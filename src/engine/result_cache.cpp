@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/result_cache.hpp"
 
-#include <git2.h>
+#include "torchmigrate/engine/content_hash.hpp"
+
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -18,22 +19,12 @@ namespace {
 
 using nlohmann::json;
 
-std::string sha1(std::string_view data) {
-  static std::once_flag once;
-  std::call_once(once, [] { git_libgit2_init(); });
-  git_oid oid;
-  git_odb_hash(&oid, data.data(), data.size(), GIT_OBJECT_BLOB);
-  char hex[GIT_OID_HEXSZ + 1] = {};
-  git_oid_tostr(hex, sizeof hex, &oid);
-  return hex;
-}
-
 // The build's identity: version plus the embedded catalog, so a rule change invalidates entries.
 const std::string& build_identity() {
   static const std::string identity = [] {
     std::string all = kVersion;
     for (const EmbeddedRule& rule : embedded_rules()) all.append(rule.json);
-    return sha1(all);
+    return content_hash(all);
   }();
   return identity;
 }
@@ -99,7 +90,7 @@ std::string ResultCache::key(std::string_view path, std::string_view text, const
   material += settings_identity(settings);
   material += '\0';
   material += text;
-  return sha1(material);
+  return content_hash(material);
 }
 
 std::filesystem::path ResultCache::entry(const std::string& key) const {
