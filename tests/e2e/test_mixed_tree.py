@@ -184,6 +184,11 @@ class MixedTree(unittest.TestCase):
 
     def test_compile_database_gives_the_same_tm151_findings(self):
         project = self.tree.project.resolve()
+        # Without -p the database is searched upwards (DIR and DIR/build): none may be found there.
+        found = [d for d in project.parents for name in ("compile_commands.json", "build/compile_commands.json")
+                 if (d / name).exists()]
+        if found:
+            self.skipTest(f"a compile database above the temporary tree would be used: {found}")
         absent = self.tree.root.resolve() / "absent"
         entries = []
         for source in ("csrc/dlpack_bridge.cpp", "csrc/ops.cpp"):
