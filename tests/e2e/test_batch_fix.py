@@ -57,15 +57,18 @@ class BatchFix(unittest.TestCase):
         return target
 
     def flagged_lines(self, project):
-        """file -> set of 1-based lines covered by a finding that --fix would fix."""
+        """file -> set of 1-based lines covered by a finding that --fix would fix, or by its fix's edits
+        (a missing #include is reported at the use and inserted after the include block)."""
         result = run("check", ".", "--output-format", "json", cwd=project, expect=1)
         flagged = {}
         for finding in json.loads(result.stdout):
             fix = finding["fix"]
             if fix is None or fix["applicability"] != "safe":
                 continue
-            rows = range(finding["location"]["row"], finding["end_location"]["row"] + 1)
-            flagged.setdefault(finding["filename"], set()).update(rows)
+            lines = flagged.setdefault(finding["filename"], set())
+            lines.update(range(finding["location"]["row"], finding["end_location"]["row"] + 1))
+            for edit in fix["edits"]:
+                lines.update(range(edit["location"]["row"], edit["end_location"]["row"] + 1))
         return flagged
 
     def test_thread_count_does_not_change_the_result(self):
@@ -129,7 +132,8 @@ class BatchFix(unittest.TestCase):
         project = self.copy("project")
         result = run("check", "--fix-only", "--show-fixes", ".", cwd=project, expect=0)
         out = result.stdout.decode()
-        self.assertRegex(out, r"^Fixed \d+ errors:\n- src/legacy_models/")
+        self.assertRegex(out, r"^Fixed \d+ errors:\n- ")
+        self.assertIn("\n- src/legacy_models/exporting.py:\n", out)
         self.assertRegex(out, r"\n    \d+ × TM201 \(export-strict-default-changed\)\n")
         self.assertNotIn("TM102", out)  # remaining findings are not reported
         quiet = run("check", "--fix-only", ".", cwd=self.copy("other"), expect=0)
