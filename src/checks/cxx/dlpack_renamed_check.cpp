@@ -55,7 +55,7 @@ class CxxRenamedIdentifierCheck final : public engine::FileCheck {
       Fix fix;
       fix.title = "Rename to `" + rename->new_name + "`";
       fix.edits.push_back(Edit::replace(token.range, rename->new_name));
-      fix.applicability = Applicability::Safe;
+      fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
       diagnostic.fixes.push_back(std::move(fix));
     }
   }

@@ -114,7 +114,7 @@ class CxxMissingIncludeCheck final : public engine::FileCheck {
     Fix fix;
     fix.title = "Include " + missing;
     fix.edits.push_back(Edit::insert(insert_at, std::move(text)));
-    fix.applicability = Applicability::Safe;
+    fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
     diagnostic.fixes.push_back(std::move(fix));
   }
 

@@ -39,7 +39,7 @@ class DlpackDeviceTypeCheck final : public engine::PythonCheck {
     Fix fix;
     fix.title = "Replace with `" + replacement + "`";
     fix.edits.push_back(Edit::replace(attribute.range(), replacement));
-    fix.applicability = Applicability::Safe;
+    fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
     fix.compat = rule().fix_compat;
     diagnostic.fixes.push_back(std::move(fix));
   }

@@ -214,7 +214,7 @@ class HopBodyAliasesInputCheck final : public engine::PythonCheck {
     Fix fix;
     fix.title = "Return `" + std::string(expression.text()) + ".clone()`";
     fix.edits.push_back(Edit::insert(expression.end(), ".clone()"));
-    fix.applicability = Applicability::Safe;
+    fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
     fix.compat = rule().fix_compat;
     diagnostic.fixes.push_back(std::move(fix));
   }
