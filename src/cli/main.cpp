@@ -18,10 +18,16 @@ int main(int argc, char** argv) {
   std::string rule_code;
   CLI::App* rule = app.add_subcommand("rule", "Explain a rule: what it finds, why, an example and its fix safety");
   rule->add_option("CODE", rule_code, "Rule code or name, e.g. TM101")->required();
+  std::string rule_format = "text";
+  rule->add_option("--output-format", rule_format, "text (Markdown) or json")->check(CLI::IsMember({"text", "json"}));
 
   std::string rules_format = "text";
   CLI::App* rules = app.add_subcommand("rules", "List every rule");
   rules->add_option("--output-format", rules_format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  std::string rules_docs_directory;
+  rules->add_option("--write-docs", rules_docs_directory,
+                    "Write every rule's docs as Markdown (<CODE>-<name>.md) plus a README.md index to DIR")
+      ->type_name("DIR");
 
   CLI::App* server = app.add_subcommand("server", "Run the language server (LSP over stdin/stdout) for editors");
 
@@ -38,8 +44,8 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   if (check->parsed()) return run_check(check_options);
-  if (rule->parsed()) return run_rule(rule_code);
-  if (rules->parsed()) return run_rules(rules_format);
+  if (rule->parsed()) return run_rule(rule_code, rule_format);
+  if (rules->parsed()) return run_rules(rules_format, rules_docs_directory);
   if (server->parsed()) return run_server();
   return kExitUsage;
 }

@@ -1,15 +1,26 @@
 // SPDX-License-Identifier: MIT
-// `torchmigrate rule CODE` (one rule's docs) and `torchmigrate rules` (the table of all rules).
+// `torchmigrate rule CODE` (one rule's docs, Markdown or JSON) and `torchmigrate rules` (the
+// table of all rules, or `--write-docs DIR`: docs/rules/*.md generated from the catalog).
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <system_error>
 
+#include "torchmigrate/buildfiles/file_kind.hpp"
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/engine/catalog.hpp"
 
 namespace torchmigrate::cli {
 namespace {
+
+namespace fs = std::filesystem;
 
 std::string fix_label(const engine::RuleSpec& rule) {
   if (!rule.fix_applicability) return "none";
@@ -19,50 +30,197 @@ std::string fix_label(const engine::RuleSpec& rule) {
   return label;
 }
 
-void print_code_block(const std::string& code, std::ostream& out) {
-  out << "```python\n" << code << (code.ends_with('\n') ? "" : "\n") << "```\n";
+std::string_view language_name(engine::RuleLanguage language) {
+  switch (language) {
+    case engine::RuleLanguage::Python: return "python";
+    case engine::RuleLanguage::Cxx: return "cxx";
+    case engine::RuleLanguage::Build: return "build";
+  }
+  return "python";
+}
+
+// The Markdown info string for the examples, from the file they are written as.
+std::string_view code_block_language(const engine::RuleSpec& rule) {
+  const fs::path file = rule.docs.example_file;
+  switch (rule.language) {
+    case engine::RuleLanguage::Python: return "python";
+    case engine::RuleLanguage::Cxx: return file.extension() == ".cu" || file.extension() == ".cuh" ? "cuda" : "cpp";
+    case engine::RuleLanguage::Build: break;
+  }
+  switch (buildfiles::kind_for(file)) {
+    case buildfiles::FileKind::Dockerfile: return "dockerfile";
+    case buildfiles::FileKind::Shell: return "sh";
+    case buildfiles::FileKind::Yaml:
+    case buildfiles::FileKind::CondaEnvironment: return "yaml";
+    case buildfiles::FileKind::CMake: return "cmake";
+    case buildfiles::FileKind::Makefile: return "makefile";
+    case buildfiles::FileKind::Toml: return "toml";
+    case buildfiles::FileKind::Ini: return "ini";
+    case buildfiles::FileKind::SetupPy: return "python";
+    case buildfiles::FileKind::DotEnv: return "dotenv";
+    case buildfiles::FileKind::Requirements:
+    case buildfiles::FileKind::Unknown: break;
+  }
+  return "text";
+}
+
+void print_code_block(const engine::RuleSpec& rule, const std::string& code, std::ostream& out) {
+  out << "```" << code_block_language(rule) << "\n" << code << (code.ends_with('\n') ? "" : "\n") << "```\n";
+}
+
+std::string reference_url(const std::string& reference) {
+  return "https://github.com/pytorch/pytorch/pull/" + reference.substr(reference.find('#') + 1);
+}
+
+// One rule's docs as Markdown: what `torchmigrate rule CODE` prints and docs/rules/*.md hold.
+void write_markdown(const engine::RuleSpec& rule, std::ostream& out) {
+  out << "# " << rule.name << " (" << rule.code << ")\n\n";
+  out << "Severity: " << to_string(rule.severity) << ". Since torch " << rule.since;
+  if (!rule.removed_in.empty()) out << ", removed in " << rule.removed_in;
+  out << ". Confidence: " << rule.confidence << ". Fix: " << fix_label(rule) << ".";
+  if (!rule.default_enabled) out << " Off by default (enable with `--extend-select " << rule.code << "`).";
+  out << "\n\n## What it does\n\n" << rule.docs.what << "\n\n## Why is this bad?\n\n" << rule.docs.why << "\n\n";
+  out << "## Example\n\n";
+  if (rule.language == engine::RuleLanguage::Build) out << "In `" << rule.docs.example_file << "`:\n\n";
+  print_code_block(rule, rule.docs.before, out);
+  out << "\nUse instead:\n\n";
+  print_code_block(rule, rule.docs.after, out);
+  if (!rule.docs.after_adopt_new.empty()) {
+    out << "\nOr, adopting the 2.8 behaviour (`--policy " << rule.code << "=adopt-new`):\n\n";
+    print_code_block(rule, rule.docs.after_adopt_new, out);
+  }
+  out << "\n## Fix safety\n\n" << rule.docs.fix_safety << "\n\n## Limitations\n\n" << rule.docs.limitations << "\n";
+  if (!rule.references.empty()) {
+    out << "\n## References\n\n";
+    for (const std::string& reference : rule.references) out << "- " << reference << ": " << reference_url(reference) << "\n";
+  }
+}
+
+nlohmann::ordered_json rule_json(const engine::RuleSpec& rule) {
+  nlohmann::ordered_json references = nlohmann::ordered_json::array();
+  for (const std::string& reference : rule.references) {
+    references.push_back({{"id", reference}, {"url", reference_url(reference)}});
+  }
+  nlohmann::ordered_json docs = {{"what", rule.docs.what},
+                         {"why", rule.docs.why},
+                         {"example_file", rule.docs.example_file},
+                         {"before", rule.docs.before},
+                         {"after", rule.docs.after},
+                         {"fix_safety", rule.docs.fix_safety},
+                         {"limitations", rule.docs.limitations}};
+  if (!rule.docs.after_adopt_new.empty()) docs["after_adopt_new"] = rule.docs.after_adopt_new;
+  nlohmann::ordered_json fix = {
+      {"applicability", rule.fix_applicability ? std::string(to_string(*rule.fix_applicability)) : "none"},
+      {"compat", std::string(to_string(rule.fix_compat))},
+      {"policies", rule.fix_policies}};
+  nlohmann::ordered_json out = {{"code", rule.code},
+                        {"name", rule.name},
+                        {"summary", rule.summary},
+                        {"language", language_name(rule.language)},
+                        {"severity", to_string(rule.severity)},
+                        {"default_enabled", rule.default_enabled},
+                        {"since", rule.since},
+                        {"confidence", rule.confidence},
+                        {"fix", fix},
+                        {"references", references},
+                        {"docs", docs}};
+  if (!rule.removed_in.empty()) out["removed_in"] = rule.removed_in;
+  return out;
+}
+
+std::string doc_file_name(const engine::RuleSpec& rule) { return rule.code + "-" + rule.name + ".md"; }
+
+// A Markdown table cell: one line, `|` escaped.
+std::string table_cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+void write_index(const engine::Catalog& catalog, std::ostream& out) {
+  out << "# Rules\n\n"
+         "Generated from the rule catalog (`rules/TM*.json`) by `torchmigrate rules --write-docs docs/rules`;\n"
+         "do not edit by hand. `torchmigrate rule CODE` prints the same text.\n\n"
+         "| Code | Name | Severity | Default | Fix | Summary |\n"
+         "| --- | --- | --- | --- | --- | --- |\n";
+  for (const engine::RuleSpec& rule : catalog.rules()) {
+    out << "| [" << rule.code << "](" << doc_file_name(rule) << ") | " << rule.name << " | "
+        << to_string(rule.severity) << " | " << (rule.default_enabled ? "on" : "off") << " | " << table_cell(fix_label(rule))
+        << " | " << table_cell(rule.summary) << " |\n";
+  }
+}
+
+bool write_text(const fs::path& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  file.close();
+  if (!file) {
+    std::cerr << "torchmigrate: error: cannot write `" << path.string() << "`\n";
+    return false;
+  }
+  return true;
+}
+
+int write_docs(const engine::Catalog& catalog, const fs::path& directory) {
+  std::error_code error;
+  fs::create_directories(directory, error);
+  if (error || !fs::is_directory(directory)) {
+    std::cerr << "torchmigrate: error: cannot create directory `" << directory.string() << "`"
+              << (error ? ": " + error.message() : "") << "\n";
+    return kExitUsage;
+  }
+  std::set<std::string> written;
+  for (const engine::RuleSpec& rule : catalog.rules()) {
+    std::ostringstream text;
+    write_markdown(rule, text);
+    if (!write_text(directory / doc_file_name(rule), text.str())) return kExitUsage;
+    written.insert(doc_file_name(rule));
+  }
+  std::ostringstream index;
+  write_index(catalog, index);
+  if (!write_text(directory / "README.md", index.str())) return kExitUsage;
+  // Pages of rules that were renamed or removed would otherwise linger.
+  static const std::regex rule_page(R"(TM[0-9]{3}-.*\.md)");
+  for (const fs::directory_entry& entry : fs::directory_iterator(directory, error)) {
+    std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && std::regex_match(name, rule_page) && !written.contains(name)) {
+      fs::remove(entry.path(), error);
+    }
+  }
+  std::cerr << "torchmigrate: wrote " << written.size() + 1 << " files to " << directory.string() << "\n";
+  return kExitClean;
 }
 
 }  // namespace
 
-int run_rule(const std::string& code) {
+int run_rule(const std::string& code, const std::string& format) {
   const engine::RuleSpec* rule = engine::Catalog::builtin().find_by_code_or_name(code);
   if (rule == nullptr) {
     std::cerr << "torchmigrate: error: unknown rule `" << code << "`; `torchmigrate rules` lists them\n";
     return kExitUsage;
   }
-  std::ostream& out = std::cout;
-  out << "# " << rule->name << " (" << rule->code << ")\n\n";
-  out << "Severity: " << to_string(rule->severity) << ". Since torch " << rule->since;
-  if (!rule->removed_in.empty()) out << ", removed in " << rule->removed_in;
-  out << ". Confidence: " << rule->confidence << ". Fix: " << fix_label(*rule) << ".";
-  if (!rule->default_enabled) out << " Off by default (enable with `--extend-select " << rule->code << "`).";
-  out << "\n\n## What it does\n" << rule->docs.what << "\n\n## Why is this bad?\n" << rule->docs.why << "\n\n";
-  out << "## Example\n";
-  print_code_block(rule->docs.before, out);
-  out << "\nUse instead:\n";
-  print_code_block(rule->docs.after, out);
-  if (!rule->docs.after_adopt_new.empty()) {
-    out << "\nOr, adopting the 2.8 behaviour (`--policy " << rule->code << "=adopt-new`):\n";
-    print_code_block(rule->docs.after_adopt_new, out);
-  }
-  out << "\n## Fix safety\n" << rule->docs.fix_safety << "\n\n## Limitations\n" << rule->docs.limitations << "\n";
-  out << "\n## References\n";
-  for (const std::string& reference : rule->references) {
-    out << "- " << reference << ": https://github.com/pytorch/pytorch/pull/" << reference.substr(reference.find('#') + 1)
-        << "\n";
+  if (format == "json") {
+    std::cout << rule_json(*rule).dump(2) << '\n';
+  } else {
+    write_markdown(*rule, std::cout);
   }
   return kExitClean;
 }
 
-int run_rules(const std::string& format) {
+int run_rules(const std::string& format, const std::string& write_docs_directory) {
   const engine::Catalog& catalog = engine::Catalog::builtin();
+  if (!write_docs_directory.empty()) return write_docs(catalog, write_docs_directory);
   if (format == "json") {
     nlohmann::json rules = nlohmann::json::array();
     for (const engine::RuleSpec& rule : catalog.rules()) {
       rules.push_back({{"code", rule.code},
                        {"name", rule.name},
                        {"summary", rule.summary},
+                       {"language", language_name(rule.language)},
                        {"severity", to_string(rule.severity)},
                        {"default_enabled", rule.default_enabled},
                        {"fix", fix_label(rule)}});

@@ -153,6 +153,16 @@ RuleSpec parse_rule(const json& entry, const std::string& origin) {
   rule.docs.after_adopt_new = docs.string("after_adopt_new", false);
   rule.docs.fix_safety = docs.string("fix_safety");
   rule.docs.limitations = docs.string("limitations");
+  rule.docs.example_file = docs.string("example_file", false);
+  if (rule.docs.example_file.find_first_of("/\\") != std::string::npos) {
+    docs.fail("`example_file` is a file name without directories, e.g. \"Dockerfile\"");
+  }
+  if (rule.docs.example_file.empty()) {
+    if (rule.language == RuleLanguage::Build) {
+      docs.fail("build rules need `example_file` (e.g. \"Dockerfile\", \"requirements.txt\") to say what the examples are");
+    }
+    rule.docs.example_file = rule.language == RuleLanguage::Cxx ? "example.cpp" : "example.py";
+  }
   docs.finish();
   reader.finish();
   return rule;

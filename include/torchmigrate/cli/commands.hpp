@@ -45,8 +45,11 @@ struct CheckOptions {
 
 void add_check_options(CLI::App& command, CheckOptions& options);
 int run_check(const CheckOptions& options);
-int run_rule(const std::string& code);
-int run_rules(const std::string& format);
+// One rule's docs; format "text" (Markdown) or "json".
+int run_rule(const std::string& code, const std::string& format);
+// The table of rules (format "text" or "json"), or, with a directory, the Markdown docs of every
+// rule plus a README.md index written there (docs/rules is generated this way).
+int run_rules(const std::string& format, const std::string& write_docs_directory);
 // Serves the Language Server Protocol over stdin/stdout until the client exits.
 int run_server();
 

@@ -26,6 +26,9 @@ enum class RuleLanguage { Python, Cxx, Build };
 
 struct RuleDocs {
   std::string what, why, before, after, after_adopt_new, fix_safety, limitations;
+  // The file name the examples are written as (decides their language and, for build files,
+  // their format): "example.py" / "example.cpp" unless the entry names one; build rules must.
+  std::string example_file;
 };
 
 struct RuleSpec {
