@@ -16,7 +16,7 @@ packages=(
   g++ cmake ninja-build pkg-config git python3
   catch2 libcli11-dev nlohmann-json3-dev libfmt-dev libtomlplusplus-dev
   libtree-sitter-dev libclang-14-dev libdtl-dev libgit2-dev libssl-dev
-  neovim patch
+  neovim patch pre-commit
 )
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
