@@ -4,6 +4,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <set>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -294,12 +295,15 @@ std::string TorchRange::describe() const {
 
 std::vector<fs::path> find_project_roots(const std::vector<fs::path>& paths) {
   std::vector<fs::path> roots;
+  // pre-commit passes thousands of files from a few directories: each directory is read once.
+  std::set<fs::path> visited;
   for (const fs::path& path : paths) {
     std::error_code error;
     fs::path directory = fs::weakly_canonical(fs::absolute(path, error), error);
     if (error) continue;
     if (!fs::is_directory(directory, error)) directory = directory.parent_path();
     for (;;) {
+      if (!visited.insert(directory).second) break;
       if (!pin_files(directory).empty()) {
         if (std::find(roots.begin(), roots.end(), directory) == roots.end()) roots.push_back(directory);
         break;
