@@ -29,6 +29,11 @@ constexpr std::array<std::pair<FileKind, std::string_view>, 11> kNames = {{
     {FileKind::DotEnv, "dotenv"},
 }};
 
+bool in_requirements_directory(const std::filesystem::path& directory) {
+  const std::string name = lower(directory.filename().string());
+  return name == "requirements" || name == "reqs";
+}
+
 }  // namespace
 
 FileKind kind_for(const std::filesystem::path& path) {
@@ -42,6 +47,13 @@ FileKind kind_for(const std::filesystem::path& path) {
   if (name == "CMakeLists.txt" || extension == ".cmake") return FileKind::CMake;
   if (name == "Makefile" || name == "GNUmakefile" || name == "makefile" || extension == ".mk") return FileKind::Makefile;
   if (extension == ".txt" && (folded.starts_with("requirements") || folded.starts_with("constraints"))) {
+    return FileKind::Requirements;
+  }
+  // `requirements/test.txt`, `requirements/pytorch/base.txt`: a common layout for split requirement
+  // files. Only the two nearest directories count, so a checkout under some `requirements` folder
+  // does not turn every text file into one.
+  if (extension == ".txt" && (in_requirements_directory(path.parent_path()) ||
+                              in_requirements_directory(path.parent_path().parent_path()))) {
     return FileKind::Requirements;
   }
   if (extension == ".yml" || extension == ".yaml") {

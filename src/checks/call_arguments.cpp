@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/checks/call_arguments.hpp"
 
+#include <optional>
+#include <string>
+
 namespace torchmigrate::checks {
 
 CallArguments::CallArguments(python::Node call) {
@@ -45,7 +48,41 @@ bool CallArguments::may_be_given(std::string_view name, std::optional<size_t> po
 Edit CallArguments::add_keyword(std::string_view name, std::string_view value) const {
   std::string text = std::string(name) + "=" + std::string(value);
   if (arguments_.empty()) return Edit::insert(list_.start() + 1, text);
+  if (std::optional<Edit> edit = add_keyword_on_own_line(text)) return *edit;
   return Edit::insert(arguments_.back().end(), ", " + text);
+}
+
+// One argument per line with a trailing comma (black's "magic trailing comma" layout):
+//     f(
+//         a,
+//         b,  # note
+//     )
+// gets the keyword on a line of its own, indented like the last argument and after any comment,
+// rather than `b, strict=True,` squeezed onto the last argument's line.
+std::optional<Edit> CallArguments::add_keyword_on_own_line(const std::string& text) const {
+  std::string_view list = list_.text();
+  const uint32_t base = list_.start();
+  const python::Node& last = arguments_.back();
+  size_t at = last.end() - base;
+  auto skip_blanks = [&](size_t i) {
+    while (i < list.size() && (list[i] == ' ' || list[i] == '\t')) ++i;
+    return i;
+  };
+  at = skip_blanks(at);
+  if (at >= list.size() || list[at] != ',') return std::nullopt;
+  at = skip_blanks(at + 1);
+  if (at < list.size() && list[at] == '#') {
+    while (at < list.size() && list[at] != '\n' && list[at] != '\r') ++at;
+  }
+  if (at >= list.size() || (list[at] != '\n' && list[at] != '\r')) return std::nullopt;
+  const std::string_view newline = list[at] == '\r' ? "\r\n" : "\n";
+  // The last argument must start its line; its indentation is reused.
+  const size_t start = last.start() - base;
+  const size_t line_start = list.rfind('\n', start == 0 ? 0 : start - 1);
+  if (line_start == std::string_view::npos || line_start >= start) return std::nullopt;
+  std::string_view indent = list.substr(line_start + 1, start - line_start - 1);
+  if (indent.find_first_not_of(" \t") != std::string_view::npos) return std::nullopt;
+  return Edit::insert(base + static_cast<uint32_t>(at), std::string(newline) + std::string(indent) + text + ",");
 }
 
 Edit CallArguments::remove_argument(python::Node argument) const {

@@ -26,13 +26,16 @@ class CallArguments {
   // Whether the argument at `index` (keyword-or-positional) or `name` is given, or may be
   // given through `*args`/`**kwargs`.
   [[nodiscard]] bool may_be_given(std::string_view name, std::optional<size_t> positional_index) const;
-  // Adds `name=value` after the last argument (before a trailing comma).
+  // Adds `name=value` after the last argument (before a trailing comma), or on a line of its own
+  // when the call has one argument per line and a trailing comma.
   [[nodiscard]] Edit add_keyword(std::string_view name, std::string_view value) const;
   // Removes a keyword argument together with the comma that separates it from its neighbour.
   [[nodiscard]] Edit remove_argument(python::Node argument) const;
   [[nodiscard]] python::Node list() const { return list_; }
 
  private:
+  [[nodiscard]] std::optional<Edit> add_keyword_on_own_line(const std::string& text) const;
+
   python::Node list_;
   std::vector<python::Node> arguments_;  // in order, every kind
   std::vector<python::Node> positional_;

@@ -5,6 +5,7 @@
 #include "torchmigrate/checks/python_checks.hpp"
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 #include "torchmigrate/checks/module_references.hpp"
@@ -121,6 +122,7 @@ class AoQuantizationCheck final : public engine::PythonCheck {
     if (!is_outermost_attribute(attribute)) return;
     std::optional<std::string> qualified = context.model().resolve(attribute);
     if (!qualified || prefix_of(*qualified).empty()) return;
+    if (from_imported_object(attribute, context)) return;
     context.report(rule(), attribute.range(), {{"name", *qualified}, {"advice", advice(*qualified)}});
   }
 
@@ -135,6 +137,37 @@ class AoQuantizationCheck final : public engine::PythonCheck {
     bool supported = parent && parent.kind() == "attribute" && parent.field("object") == identifier &&
                      is_pt2e_function(parent.field("attribute").text());
     if (!supported) unsupported_uses_.insert(binding);
+  }
+
+  // `Name.attr` where `Name` is a class, function or object brought in by a from-import under a
+  // deprecated prefix (`ConvertCustomConfig.from_dict`, `quantized_decomposed_lib.define`): the
+  // import statement already carries the finding, and the attribute is no deprecated API of its
+  // own. Modules imported that way (`from torch.ao import quantization as aoq`) still count.
+  [[nodiscard]] bool from_imported_object(Node attribute, PythonCheckContext& context) const {
+    Node root = attribute;
+    while (root.kind() == "attribute") root = root.field("object");
+    if (!root || root.kind() != "identifier") return false;
+    const python::Binding* binding = context.model().lookup(root.text(), root);
+    if (binding == nullptr || binding->kind != python::BindingKind::Import) return false;
+    if (!binding->node || binding->node.kind() != "import_from_statement") return false;
+    std::string_view bound = binding->qualified_name;
+    if (prefix_of(bound).empty()) return false;
+    return !is_deprecated_module(bound);
+  }
+
+  // The prefixes themselves and the submodules of `torch.ao.quantization` / `torch.quantization`
+  // (torch 2.8's package layout), i.e. names whose attributes are deprecated APIs in turn.
+  [[nodiscard]] bool is_deprecated_module(std::string_view qualified) const {
+    static constexpr std::array<std::string_view, 27> kSubmodules = {
+        "backend_config", "experimental", "fake_quantize", "fuse_modules", "fuser_method_mappings", "fx",
+        "observer", "pt2e", "qconfig", "qconfig_mapping", "quant_type", "quantization_mappings", "quantize",
+        "quantize_fx", "quantize_jit", "quantize_pt2e", "quantizer", "stubs", "utils", "_correct_bias",
+        "_equalize", "_learnable_fake_quantize", "_numeric_suite", "_numeric_suite_fx", "_decomposed",
+        "custom_config", "_model_report"};
+    std::string_view prefix = prefix_of(qualified);
+    if (qualified.size() == prefix.size()) return true;
+    std::string_view last = qualified.substr(qualified.rfind('.') + 1);
+    return std::find(kSubmodules.begin(), kSubmodules.end(), last) != kSubmodules.end();
   }
 
   [[nodiscard]] static bool is_pt2e_module(std::string_view qualified) {

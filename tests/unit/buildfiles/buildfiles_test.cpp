@@ -42,6 +42,12 @@ TEST_CASE("file kinds by name") {
   CHECK(kind_for("setup.py") == FileKind::SetupPy);
   CHECK(kind_for(".env") == FileKind::DotEnv);
   CHECK(kind_for("notes.txt") == FileKind::Unknown);
+  // Split requirement files: `requirements/test.txt`, `requirements/pytorch/base.txt`.
+  CHECK(kind_for("requirements/test.txt") == FileKind::Requirements);
+  CHECK(kind_for("requirements/pytorch/base.txt") == FileKind::Requirements);
+  CHECK(kind_for("Requirements/docs.txt") == FileKind::Requirements);
+  CHECK(kind_for("requirements/a/b/notes.txt") == FileKind::Unknown);
+  CHECK(kind_for("docs/notes.txt") == FileKind::Unknown);
   CHECK(kind_for("main.py") == FileKind::Unknown);
   ExtraExtensions extra{{".containerfile", FileKind::Dockerfile}};
   CHECK(kind_for("gpu.containerfile", extra) == FileKind::Dockerfile);

@@ -26,7 +26,15 @@ TEST_CASE("adding a keyword argument keeps trailing commas and layout") {
   CHECK(edit_first_call("f()", add) == "f(strict=True)");
   CHECK(edit_first_call("f(a, b)", add) == "f(a, b, strict=True)");
   CHECK(edit_first_call("f(a, b,)", add) == "f(a, b, strict=True,)");
-  CHECK(edit_first_call("f(\n    a,\n    b,\n)", add) == "f(\n    a,\n    b, strict=True,\n)");
+  // One argument per line with a trailing comma: the keyword gets a line of its own.
+  CHECK(edit_first_call("f(\n    a,\n    b,\n)", add) == "f(\n    a,\n    b,\n    strict=True,\n)");
+  CHECK(edit_first_call("f(\n    a,\n    b,  # note\n)", add) == "f(\n    a,\n    b,  # note\n    strict=True,\n)");
+  CHECK(edit_first_call("f(\r\n    a,\r\n)", add) == "f(\r\n    a,\r\n    strict=True,\r\n)");
+  CHECK(edit_first_call("f(\n    (a,\n     b),\n)", add) == "f(\n    (a,\n     b),\n    strict=True,\n)");
+  // Without a trailing comma, or with arguments sharing the opening line, the layout is kept.
+  CHECK(edit_first_call("f(\n    a,\n    b\n)", add) == "f(\n    a,\n    b, strict=True\n)");
+  CHECK(edit_first_call("f(a,\n  b,\n)", add) == "f(a,\n  b,\n  strict=True,\n)");
+  CHECK(edit_first_call("f(a, b,\n)", add) == "f(a, b, strict=True,\n)");
   CHECK(edit_first_call("f(a, *rest)", add) == "f(a, *rest, strict=True)");
 }
 
