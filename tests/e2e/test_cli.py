@@ -50,7 +50,8 @@ class CheckExampleProject(unittest.TestCase):
         self.assertNotIn("export_for_inference", exporting)
         self.assertIn(".run_decompositions(", exporting)
         onnx = (self.tree.project / "src/legacy_models/onnx_export.py").read_text()
-        self.assertIn("opset_version=17, dynamo=False", onnx)
+        # One argument per line: each added keyword goes on its own line.
+        self.assertIn("        opset_version=17,\n        dynamo=False,\n    )", onnx)
         snapshot = {p: p.read_bytes() for p in self.tree.project.rglob("*.py")}
         second = run("check", "project", "--fix", cwd=self.tree.root)
         self.assertEqual(snapshot, {p: p.read_bytes() for p in self.tree.project.rglob("*.py")})
