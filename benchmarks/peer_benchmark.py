@@ -518,9 +518,8 @@ def main():
             for run in runs:
                 if run not in [other.inner for other in runs]:
                     run.warm_up(scratch)
-        comparable = torchmigrate_codes(tm_output := subprocess.run(tm(python_dir, "-j", jobs), capture_output=True,
-                                                                   text=True).stdout,
-                                        {"TM101", "TM201", "TM202", "TM302"})
+        tm_output = subprocess.run(tm(python_dir, "-j", jobs), capture_output=True, text=True, check=True).stdout
+        comparable = torchmigrate_codes(tm_output, {"TM101", "TM201", "TM202", "TM302"})
         by_code = {}
         for finding in json.loads(tm_output):
             by_code[finding["code"]] = by_code.get(finding["code"], 0) + 1
