@@ -7,15 +7,21 @@ namespace torchmigrate::engine {
 
 namespace fs = std::filesystem;
 
-GitIgnore::GitIgnore() { git_libgit2_init(); }
+// libgit2 is started on the first question only: starting it reads the system's certificate
+// bundle, a cost a run that never walks a directory should not pay.
+GitIgnore::GitIgnore() = default;
 GitIgnore::~GitIgnore() {
   repositories_.clear();
-  git_libgit2_shutdown();
+  if (started_) git_libgit2_shutdown();
 }
 
 void GitIgnore::RepositoryDeleter::operator()(git_repository* repository) const { git_repository_free(repository); }
 
 git_repository* GitIgnore::repository_for(const fs::path& directory, fs::path& workdir) {
+  if (!started_) {
+    git_libgit2_init();
+    started_ = true;
+  }
   auto cached = by_directory_.find(directory);
   if (cached != by_directory_.end()) {
     workdir = cached->second.second;

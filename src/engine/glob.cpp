@@ -37,6 +37,7 @@ struct GlobSet::Impl {
 };
 
 GlobSet::GlobSet(std::vector<std::string> patterns) : patterns_(std::move(patterns)), impl_(std::make_unique<Impl>()) {
+  if (patterns_.empty()) return;  // nothing to match: libgit2 need not start
   init_libgit2();
   std::vector<std::string> bare;
   std::vector<std::string> anchored;

@@ -148,6 +148,10 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python
     if (mentions_any(file.text(), rule->triggers)) checks.push_back((*registry_.python(rule->check_family))(*rule));
   }
   std::vector<Diagnostic> diagnostics;
+  bool wants_comments = unused_suppression_rule_ != nullptr || mentions_any(file.text(), {"noqa", "NOQA", "NoQA", "Noqa", "NOLINT"});
+  // A file no enabled rule could match is not parsed at all (most files of a project): a
+  // migration tool reports syntax errors only where they could hide a finding.
+  if (checks.empty() && !(unused_suppression_rule_ != nullptr && wants_comments)) return diagnostics;
   std::optional<python::SyntaxTree> own_tree;
   if (parsed == nullptr) own_tree.emplace(python::SyntaxTree::parse(file.text()));
   const python::SyntaxTree& tree = parsed != nullptr ? *parsed : *own_tree;
@@ -158,8 +162,6 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python
     diagnostic.range = {error->start(), error->start()};
     diagnostic.severity = Severity::Error;
   }
-  bool wants_comments = unused_suppression_rule_ != nullptr || mentions_any(file.text(), {"noqa", "NOQA", "NoQA", "Noqa", "NOLINT"});
-  if (checks.empty() && unused_suppression_rule_ == nullptr) return diagnostics;
 
   std::vector<std::vector<PythonCheck*>> dispatch(python::python_kind_count());
   const python::KindId comment_kind = python::python_kind_id("comment");
