@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
+#include <string>
 
 #include "torchmigrate/python/compat_guards.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
@@ -160,6 +161,16 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python
   }
   bool wants_comments = unused_suppression_rule_ != nullptr || mentions_any(file.text(), {"noqa", "NOQA", "NoQA", "Noqa", "NOLINT"});
   if (checks.empty() && unused_suppression_rule_ == nullptr) return diagnostics;
+  if (tree.too_deep()) {
+    diagnostics.clear();
+    Diagnostic& diagnostic = diagnostics.emplace_back();
+    diagnostic.code = kParseErrorCode;
+    diagnostic.message = "Skipped: the code nests more than " + std::to_string(python::SyntaxTree::kMaxDepth) +
+                         " syntax levels deep (CPython refuses far less); not checked, split the expression";
+    diagnostic.range = {0, 0};
+    diagnostic.severity = Severity::Error;
+    return diagnostics;
+  }
 
   std::vector<std::vector<PythonCheck*>> dispatch(python::python_kind_count());
   const python::KindId comment_kind = python::python_kind_id("comment");
