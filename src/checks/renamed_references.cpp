@@ -44,7 +44,7 @@ void RenamedReferencesCheck::visit(Node node, PythonCheckContext& context) {
       reference.binding = context.model().lookup(node.text(), node);
       // A name bound inside compatibility code (`except ImportError: from ... import old as new`)
       // is itself compatibility code.
-      if (reference.binding != nullptr && python::is_compat_guarded(reference.binding->node)) return;
+      if (reference.binding != nullptr && python::is_compat_guarded(reference.binding->node, context.model())) return;
     }
     references_.push_back(reference);
     return;

@@ -205,6 +205,15 @@ int run_check(const CheckOptions& options) {
     std::cerr << "torchmigrate: error: " << error.what() << '\n';
     return kExitUsage;
   }
+  // --add-noqa writes suppressions instead of fixes: it would silently ignore these (and --diff
+  // promises to write nothing).
+  for (auto [set, flag] : {std::pair{options.diff, "--diff"}, {options.fix, "--fix"}, {options.fix_only, "--fix-only"}}) {
+    if (options.add_noqa && set) {
+      std::cerr << "torchmigrate: error: --add-noqa cannot be combined with " << flag
+                << "; run the fixes first, then --add-noqa for what remains\n";
+      return kExitUsage;
+    }
+  }
   if (!options.config_path.empty() && options.isolated) {
     std::cerr << "torchmigrate: error: --config and --isolated cannot be combined\n";
     return kExitUsage;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
+#include <string>
 
 #include "torchmigrate/python/compat_guards.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
@@ -162,6 +163,16 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python
     diagnostic.range = {error->start(), error->start()};
     diagnostic.severity = Severity::Error;
   }
+  if (tree.too_deep()) {
+    diagnostics.clear();
+    Diagnostic& diagnostic = diagnostics.emplace_back();
+    diagnostic.code = kParseErrorCode;
+    diagnostic.message = "Skipped: the code nests more than " + std::to_string(python::SyntaxTree::kMaxDepth) +
+                         " syntax levels deep (CPython refuses far less); not checked, split the expression";
+    diagnostic.range = {0, 0};
+    diagnostic.severity = Severity::Error;
+    return diagnostics;
+  }
 
   std::vector<std::vector<PythonCheck*>> dispatch(python::python_kind_count());
   const python::KindId comment_kind = python::python_kind_id("comment");
@@ -197,7 +208,7 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python
     if (diagnostic.code == kParseErrorCode) return false;
     python::Node node(ts_node_descendant_for_byte_range(tree.root().raw(), diagnostic.range.start, diagnostic.range.end),
                       file.text());
-    return python::is_compat_guarded(node);
+    return python::is_compat_guarded(node, model);
   });
   Suppressions suppressions = Suppressions::parse(file, &comments);
   finish_suppressions(file, suppressions, diagnostics);

@@ -33,6 +33,7 @@ std::string settings_identity(const Settings& settings) {
   json out{{"select", settings.selection.select},
            {"extend_select", settings.selection.extend_select},
            {"ignore", settings.selection.ignore},
+           {"file_ignore", settings.selection.file_ignore},
            {"min_torch", settings.min_torch.str()},
            {"unsafe", settings.unsafe_fixes},
            {"compile_db", settings.compile_database_dir},

@@ -39,6 +39,7 @@ TorchVersion TorchVersion::parse(std::string_view text) {
 }
 
 bool RuleSelection::enabled(const RuleSpec& rule) const {
+  if (best_match(file_ignore, rule) > 0) return false;
   size_t selected = select.empty() ? (rule.default_enabled ? 1 : 0) : best_match(select, rule);
   size_t extended = best_match(extend_select, rule);
   size_t ignored = best_match(ignore, rule);

@@ -30,7 +30,7 @@ const Linter& Workspace::linter_for(const fs::path& path) {
   auto it = linters_.find(key);
   if (it == linters_.end()) {
     Settings settings = config.settings;
-    settings.selection.ignore.insert(settings.selection.ignore.end(), ignored.begin(), ignored.end());
+    settings.selection.file_ignore = ignored;
     if (config.min_torch_source.empty() && facts_.detected_min_torch) settings.min_torch = *facts_.detected_min_torch;
     settings.project_facts = facts_.project_facts;
     settings.compile_database_dir = facts_.compile_database_dir;

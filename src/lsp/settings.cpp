@@ -168,7 +168,7 @@ std::shared_ptr<const FileSettings> SettingsResolver::settings_for(const std::fi
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
     engine::Settings settings = config.settings;
-    settings.selection.ignore.insert(settings.selection.ignore.end(), ignored.begin(), ignored.end());
+    settings.selection.file_ignore = ignored;
     return cache_.emplace(key, build(std::move(settings))).first->second;
   } catch (const engine::ConfigError& error) {
     errors_.push_back(std::string(error.what()) + "; using the defaults until it is fixed");

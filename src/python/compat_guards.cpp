@@ -2,6 +2,8 @@
 #include "torchmigrate/python/compat_guards.hpp"
 
 #include <array>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace torchmigrate::python {
@@ -31,28 +33,47 @@ bool catches_missing_names(Node try_statement) {
   return false;
 }
 
-bool is_version_or_feature_test(Node condition) {
+// `hasattr(x, ...)` / `getattr(x, ...)` somewhere in `condition` with `x` a torch module or
+// object: `hasattr(model, "module")` or `getattr(args, "export", False)` is an ordinary test.
+bool tests_torch_feature(Node condition, const SemanticModel& model) {
+  if (condition.kind() == "call") {
+    Node function = condition.field("function");
+    if (function && function.kind() == "identifier" && (function.text() == "hasattr" || function.text() == "getattr")) {
+      Node arguments = condition.field("arguments");
+      Node object = arguments ? arguments.named_child(0) : Node();
+      std::optional<std::string> name = object ? model.resolve(object) : std::nullopt;
+      if (name && (*name == "torch" || name->starts_with("torch."))) return true;
+    }
+  }
+  for (uint32_t i = 0; i < condition.named_child_count(); ++i) {
+    if (tests_torch_feature(condition.named_child(i), model)) return true;
+  }
+  return false;
+}
+
+bool is_version_or_feature_test(Node condition, const SemanticModel& model) {
   if (!condition) return false;
-  return mentions(condition.text(), {"hasattr(", "getattr(", "__version__", "version.parse", "Version(",
-                                     "TorchVersion", "torch_version", "is_torch_greater", "TORCH_VERSION"});
+  if (mentions(condition.text(), {"hasattr(", "getattr("}) && tests_torch_feature(condition, model)) return true;
+  return mentions(condition.text(), {"__version__", "version.parse", "Version(", "TorchVersion", "torch_version",
+                                     "is_torch_greater", "TORCH_VERSION"});
 }
 
 }  // namespace
 
-bool is_compat_guarded(Node node) {
+bool is_compat_guarded(Node node, const SemanticModel& model) {
   for (Node child = node, parent = node.parent(); parent; child = parent, parent = parent.parent()) {
     std::string_view kind = parent.kind();
     if (kind == "try_statement" && catches_missing_names(parent)) return true;
     if (kind == "if_statement" || kind == "elif_clause" || kind == "while_statement") {
       Node condition = parent.field("condition");
-      if (!(condition == child) && is_version_or_feature_test(condition)) return true;
+      if (!(condition == child) && is_version_or_feature_test(condition, model)) return true;
     }
     if (kind == "conditional_expression" && parent.named_child_count() == 3) {
       Node condition = parent.named_child(1);
-      if (!(condition == child) && is_version_or_feature_test(condition)) return true;
+      if (!(condition == child) && is_version_or_feature_test(condition, model)) return true;
     }
     if (kind == "boolean_operator" && parent.field("right") == child &&
-        is_version_or_feature_test(parent.field("left"))) {
+        is_version_or_feature_test(parent.field("left"), model)) {
       return true;
     }
   }

@@ -61,6 +61,31 @@ SyntaxTree SyntaxTree::parse(std::string_view source) {
 
 std::optional<Node> SyntaxTree::first_error() const { return find_error(root()); }
 
+bool SyntaxTree::too_deep() const {
+  // Iterative walk: measuring the depth must not itself recurse.
+  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree_.get()));
+  uint32_t depth = 0;
+  bool deep = false;
+  for (;;) {
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      if (++depth > kMaxDepth) {
+        deep = true;
+        break;
+      }
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        ts_tree_cursor_delete(&cursor);
+        return false;
+      }
+      --depth;
+    }
+  }
+  ts_tree_cursor_delete(&cursor);
+  return deep;
+}
+
 namespace {
 
 // tree-sitter points are (row, byte column) pairs.

@@ -109,6 +109,14 @@ class CheckSmallFiles(unittest.TestCase):
         self.assertIn("TM901", result.stdout)
         self.assertIn("broken.py:4:6: TM201", result.stdout)
 
+    def test_absurdly_deep_nesting_is_skipped_not_a_crash(self):
+        call = "torch.export.export(m, (x,))"
+        self.tree.write("deep.py", "import torch\ny = " + "(" * 20000 + call + ")" * 20000 + "\n")
+        self.tree.write("ok.py", f"import torch\n{call}\n")
+        result = run("check", "deep.py", "ok.py", "-j", "1", cwd=self.tree.root, check_exit=1)
+        self.assertIn("deep.py:1:1: TM901 Skipped: the code nests more than", result.stdout)
+        self.assertIn("ok.py:2:1: TM201", result.stdout)
+
     def test_unreadable_or_missing_paths(self):
         result = run("check", "missing.py", cwd=self.tree.root, check_exit=2)
         self.assertIn("no such file or directory", result.stderr)

@@ -111,6 +111,13 @@ class SuppressionsAndBaselines(unittest.TestCase):
         result = run("check", "a.py", "--extend-select", "TM001", cwd=self.tree.root, check_exit=1)
         self.assertIn("TM001 [*] Unused suppression for `TM201`", result.stdout)
 
+    def test_add_noqa_refuses_fix_and_diff(self):
+        path = self.tree.write("a.py", f"import torch\n{CALL}\n")
+        for flag in ("--diff", "--fix", "--fix-only"):
+            result = run("check", "a.py", "--add-noqa", flag, cwd=self.tree.root, check_exit=2)
+            self.assertIn(f"--add-noqa cannot be combined with {flag}", result.stderr)
+        self.assertEqual(path.read_text(), f"import torch\n{CALL}\n")
+
     def test_baseline_survives_moved_lines_and_never_hides_tm1(self):
         path = self.tree.write("a.py", "import torch\n"
                                        f"def build():\n    return {CALL}\n"

@@ -28,6 +28,8 @@ struct RuleSelection {
   std::vector<std::string> select;
   std::vector<std::string> extend_select;
   std::vector<std::string> ignore;
+  // The file's per-file-ignores: unlike `ignore`, they win over any selection, however specific.
+  std::vector<std::string> file_ignore = {};
 
   [[nodiscard]] bool enabled(const RuleSpec& rule) const;
 };

@@ -66,6 +66,11 @@ class SyntaxTree {
   [[nodiscard]] std::string_view source() const { return source_; }
   // The first ERROR or MISSING node, if the parse had to recover.
   [[nodiscard]] std::optional<Node> first_error() const;
+  // True when nodes nest deeper than kMaxDepth. The semantic model and several checks recurse
+  // over the tree, so such a file would overflow the stack; CPython itself refuses far
+  // shallower nesting ("too many nested parentheses", RecursionError during compilation).
+  static constexpr uint32_t kMaxDepth = 3000;
+  [[nodiscard]] bool too_deep() const;
 
   // Incremental re-parsing (for editors): record each edit of the text with `edit`, then call
   // `reparse` once with the new text; unchanged subtrees of the old tree are reused.

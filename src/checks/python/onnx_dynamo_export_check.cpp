@@ -107,7 +107,7 @@ class OnnxDynamoExportCheck final : public engine::PythonCheck {
     if (kind == "identifier") {
       use.binding = context.model().lookup(node.text(), node);
       // A name bound inside compatibility code is itself compatibility code.
-      if (use.binding != nullptr && python::is_compat_guarded(use.binding->node)) return;
+      if (use.binding != nullptr && python::is_compat_guarded(use.binding->node, context.model())) return;
     }
     uses_.push_back(use);
   }

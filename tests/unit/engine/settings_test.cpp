@@ -37,6 +37,12 @@ TEST_CASE("rule selection follows Ruff: select replaces, extend adds, the most s
   CHECK_FALSE(tie.enabled(rule("TM201")));
   RuleSelection by_name{{"rule-TM101"}, {}, {}};
   CHECK(by_name.enabled(rule("TM101")));
+
+  // per-file-ignores always win, even over a more specific --select.
+  RuleSelection file_ignored{{"TM201"}, {}, {}, {"TM2"}};
+  CHECK_FALSE(file_ignored.enabled(rule("TM201")));
+  RuleSelection all_ignored{{}, {}, {}, {"ALL"}};
+  CHECK_FALSE(all_ignored.enabled(rule("TM101")));
 }
 
 TEST_CASE("a fix that needs torch 2.8 is unsafe while 2.7 is supported") {

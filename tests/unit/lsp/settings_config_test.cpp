@@ -23,7 +23,7 @@ TEST_CASE("the server reads the project's configuration files like the CLI; clie
   auto settings = resolver.settings_for(root / "a.py");
   CHECK(settings->settings.selection.select == std::vector<std::string>{"TM2"});
   CHECK(settings->settings.min_torch == engine::TorchVersion{2, 8});
-  CHECK(resolver.settings_for(root / "tests" / "test_a.py")->settings.selection.ignore == std::vector<std::string>{"TM201"});
+  CHECK(resolver.settings_for(root / "tests" / "test_a.py")->settings.selection.file_ignore == std::vector<std::string>{"TM201"});
   CHECK(resolver.is_excluded(root / "vendored" / "x.py"));
   CHECK_FALSE(resolver.is_excluded(root / "a.py"));
 
