@@ -208,7 +208,7 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python
     if (diagnostic.code == kParseErrorCode) return false;
     python::Node node(ts_node_descendant_for_byte_range(tree.root().raw(), diagnostic.range.start, diagnostic.range.end),
                       file.text());
-    return python::is_compat_guarded(node, model);
+    return python::is_compat_guarded(node, model, diagnostic.code.starts_with("TM2"));
   });
   Suppressions suppressions = Suppressions::parse(file, &comments);
   finish_suppressions(file, suppressions, diagnostics);

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <optional>
+#include <regex>
 #include <string>
 #include <string_view>
 
@@ -51,29 +52,50 @@ bool tests_torch_feature(Node condition, const SemanticModel& model) {
   return false;
 }
 
-bool is_version_or_feature_test(Node condition, const SemanticModel& model) {
-  if (!condition) return false;
-  if (mentions(condition.text(), {"hasattr(", "getattr("}) && tests_torch_feature(condition, model)) return true;
+// A version literal of 2.8 or later in the text ("2.8", '2.10.0', (2, 8), 2.9): a comparison
+// with an older version (`>= "2.1"`) says nothing about the 2.8 changes.
+bool names_torch_28_or_later(std::string_view text) {
+  static const std::regex version(R"((\d+)\s*[.,]\s*(\d+))");
+  std::string owned(text);
+  for (auto it = std::sregex_iterator(owned.begin(), owned.end(), version); it != std::sregex_iterator(); ++it) {
+    int major = std::stoi((*it)[1].str());
+    int minor = std::stoi((*it)[2].str());
+    if (major > 2 || (major == 2 && minor >= 8)) return true;
+  }
+  return false;
+}
+
+bool is_version_test(Node condition) {
   return mentions(condition.text(), {"__version__", "version.parse", "Version(", "TorchVersion", "torch_version",
-                                     "is_torch_greater", "TORCH_VERSION"});
+                                     "is_torch_greater", "TORCH_VERSION"}) &&
+         names_torch_28_or_later(condition.text());
+}
+
+bool is_version_or_feature_test(Node condition, const SemanticModel& model, bool versions_only) {
+  if (!condition) return false;
+  if (!versions_only && mentions(condition.text(), {"hasattr(", "getattr("}) && tests_torch_feature(condition, model)) {
+    return true;
+  }
+  return is_version_test(condition);
 }
 
 }  // namespace
 
-bool is_compat_guarded(Node node, const SemanticModel& model) {
+bool is_compat_guarded(Node node, const SemanticModel& model, bool behaviour_change) {
   for (Node child = node, parent = node.parent(); parent; child = parent, parent = parent.parent()) {
     std::string_view kind = parent.kind();
-    if (kind == "try_statement" && catches_missing_names(parent)) return true;
+    // A changed default raises nothing, so only a version test can make code 2.8-aware.
+    if (!behaviour_change && kind == "try_statement" && catches_missing_names(parent)) return true;
     if (kind == "if_statement" || kind == "elif_clause" || kind == "while_statement") {
       Node condition = parent.field("condition");
-      if (!(condition == child) && is_version_or_feature_test(condition, model)) return true;
+      if (!(condition == child) && is_version_or_feature_test(condition, model, behaviour_change)) return true;
     }
     if (kind == "conditional_expression" && parent.named_child_count() == 3) {
       Node condition = parent.named_child(1);
-      if (!(condition == child) && is_version_or_feature_test(condition, model)) return true;
+      if (!(condition == child) && is_version_or_feature_test(condition, model, behaviour_change)) return true;
     }
     if (kind == "boolean_operator" && parent.field("right") == child &&
-        is_version_or_feature_test(parent.field("left"), model)) {
+        is_version_or_feature_test(parent.field("left"), model, behaviour_change)) {
       return true;
     }
   }

@@ -12,7 +12,8 @@ namespace torchmigrate::python {
 // True when `node` sits in a try statement that catches ImportError/AttributeError (in its
 // body or its handlers), or in any branch of an `if`/conditional expression whose condition
 // tests `hasattr`/`getattr` on a torch module or object (resolved through `model`) or compares
-// torch versions.
-bool is_compat_guarded(Node node, const SemanticModel& model);
+// the torch version with 2.8 or later. For a behaviour change (TM2xx) only the version
+// comparison counts: a changed default raises nothing for a try or hasattr to catch.
+bool is_compat_guarded(Node node, const SemanticModel& model, bool behaviour_change = false);
 
 }  // namespace torchmigrate::python
