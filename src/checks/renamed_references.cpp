@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/checks/module_references.hpp"
 #include "torchmigrate/python/compat_guards.hpp"
 
@@ -74,11 +75,20 @@ std::optional<std::vector<Edit>> RenamedReferencesCheck::reference_edits(const R
     Node name = reference.node.kind() == "attribute" ? reference.node.field("attribute") : reference.node;
     edits.push_back(Edit::replace(name.range(), new_name));
   }
+  uint32_t line = context.file().location(reference.node.start()).line;
   if (reference.call) {
     std::optional<std::vector<Edit>> call_edits = rewrite_call(reference.call, reference.target, context);
-    if (!call_edits) return std::nullopt;
+    if (!call_edits) {
+      CallArguments arguments(reference.call);
+      no_fix_reason_ = arguments.has_star_args() || arguments.has_star_kwargs()
+                           ? "the call on line " + std::to_string(line) +
+                                 " passes `*args` or `**kwargs`, which may carry the arguments the rewrite moves"
+                           : "the call on line " + std::to_string(line) + " has arguments the rewrite cannot map";
+      return std::nullopt;
+    }
     edits.insert(edits.end(), call_edits->begin(), call_edits->end());
   } else if (!value_rename_keeps_behaviour(reference.target)) {
+    no_fix_reason_ = "line " + std::to_string(line) + " uses the function as a value rather than calling it";
     return std::nullopt;
   }
   return edits;
@@ -92,7 +102,12 @@ void RenamedReferencesCheck::report(const Reference& reference, const std::optio
       context.report(rule(), where.range(),
                      {{"name", target.qualified_name},
                       {"new", target.suggestion.empty() ? target.new_name : target.suggestion}});
-  if (!edits || !rule().fix_applicability) return;
+  if (!rule().fix_applicability) return;
+  if (!edits) {
+    // Say why, so nobody waits for a fix that will not come.
+    if (!no_fix_reason_.empty()) diagnostic.message += "; no fix is offered because " + no_fix_reason_;
+    return;
+  }
   Fix fix;
   fix.title = "Replace with `" + target.new_name + "`";
   fix.edits = *edits;
@@ -180,6 +195,7 @@ void RenamedReferencesCheck::finish(PythonCheckContext& context) {
     if (is_handled(&reference)) continue;
     // Attribute chains are fixed one by one; other names bound by assignment are reported unfixed.
     bool fixable = reference.node.kind() == "attribute";
+    if (!fixable) no_fix_reason_ = "the name is bound by an assignment the fix cannot follow";
     report(reference, fixable ? reference_edits(reference, true, context) : std::nullopt, context);
   }
 }

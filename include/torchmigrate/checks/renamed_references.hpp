@@ -63,6 +63,8 @@ class RenamedReferencesCheck : public engine::PythonCheck {
   std::vector<RenameTarget> targets_;
   std::vector<Reference> references_;
   std::vector<ImportItem> imports_;
+  // Why the last reference (or group) could not be rewritten, for the message.
+  mutable std::string no_fix_reason_;
 };
 
 }  // namespace torchmigrate::checks
