@@ -79,10 +79,40 @@ bool is_version_or_feature_test(Node condition, const SemanticModel& model, bool
   return is_version_test(condition);
 }
 
+// `node`'s ancestors, outermost first, from one walk down the tree: ts_node_parent restarts
+// from the root on every call, which made deeply nested expressions quadratic.
+std::vector<Node> ancestors_of(Node node) {
+  std::vector<Node> chain;
+  TSNode root = ts_tree_root_node(node.raw().tree);
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  for (;;) {
+    TSNode current = ts_tree_cursor_current_node(&cursor);
+    if (ts_node_eq(current, node.raw())) break;
+    chain.emplace_back(current, node.source());
+    bool descended = false;
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      do {
+        TSNode child = ts_tree_cursor_current_node(&cursor);
+        if (ts_node_start_byte(child) <= node.start() && node.end() <= ts_node_end_byte(child) &&
+            !(ts_node_start_byte(child) == ts_node_end_byte(child) && !ts_node_eq(child, node.raw()))) {
+          descended = true;
+          break;
+        }
+      } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    if (!descended) break;  // not found below: stop with what was collected
+  }
+  ts_tree_cursor_delete(&cursor);
+  return chain;
+}
+
 }  // namespace
 
 bool is_compat_guarded(Node node, const SemanticModel& model, bool behaviour_change) {
-  for (Node child = node, parent = node.parent(); parent; child = parent, parent = parent.parent()) {
+  std::vector<Node> chain = ancestors_of(node);
+  Node child = node;
+  for (auto it = chain.rbegin(); it != chain.rend(); child = *it, ++it) {
+    Node parent = *it;
     std::string_view kind = parent.kind();
     // A changed default raises nothing, so only a version test can make code 2.8-aware.
     if (!behaviour_change && kind == "try_statement" && catches_missing_names(parent)) return true;
