@@ -218,6 +218,16 @@ int run_check(const CheckOptions& options) {
     std::cerr << "torchmigrate: error: --config and --isolated cannot be combined\n";
     return kExitUsage;
   }
+  if (options.add_noqa && (!options.baseline.empty() || !options.write_baseline.empty())) {
+    std::cerr << "torchmigrate: error: --add-noqa suppresses every current finding, so a baseline has nothing "
+                 "to do; use one or the other\n";
+    return kExitUsage;
+  }
+  if (options.fix_only && options.statistics) {
+    std::cerr << "torchmigrate: error: --fix-only reports no findings for --statistics to count; use --fix "
+                 "--statistics to count what remains, or --fix-only --show-fixes to list what was fixed\n";
+    return kExitUsage;
+  }
   std::optional<std::filesystem::path> config_path;
   if (!options.config_path.empty()) config_path = options.config_path;
   engine::Workspace workspace(catalog, checks::builtin_registry(), overrides, config_path, options.isolated);

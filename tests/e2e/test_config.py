@@ -134,6 +134,14 @@ class SuppressionsAndBaselines(unittest.TestCase):
         result = run("check", "a.py", "--baseline", "baseline.json", cwd=self.tree.root, check_exit=1)
         self.assertEqual(result.stdout.count("TM201"), 1)
 
+    def test_contradictory_options_exit_2(self):
+        self.tree.write("a.py", "x = 1\n")
+        self.assertIn("use one or the other", run("check", "a.py", "--add-noqa", "--baseline", "b.json",
+                                                  cwd=self.tree.root, check_exit=2).stderr)
+        self.assertIn("--show-fixes", run("check", "a.py", "--fix-only", "--statistics",
+                                          cwd=self.tree.root, check_exit=2).stderr)
+        run("check", "a.py", "--config", "x.toml", "--isolated", cwd=self.tree.root, check_exit=2)
+
     def test_bad_baseline_exits_2(self):
         self.tree.write("a.py", "x = 1\n")
         self.tree.write("b.json", "{}")
