@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "torchmigrate/checks/registry.hpp"
+#include "torchmigrate/cli/check_output.hpp"
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/discovery.hpp"
@@ -61,93 +62,6 @@ engine::CliOverrides overrides_from(const CheckOptions& options, const engine::C
     overrides.policy[code] = engine::parse_policy(value);
   }
   return overrides;
-}
-
-// File problems (unreadable, skipped, not written, rolled back) for the modes that print no
-// report on stdout: they go to stderr so they are never lost.
-bool print_file_problems(const std::vector<engine::FileOutcome>& outcomes, std::ostream& err) {
-  bool failed = false;
-  for (const engine::FileOutcome& outcome : outcomes) {
-    for (const Diagnostic& diagnostic : outcome.diagnostics) {
-      if (!engine::is_file_problem(diagnostic)) continue;
-      std::string_view level = diagnostic.severity == Severity::Error ? "error"
-                               : diagnostic.severity == Severity::Warning ? "warning"
-                                                                          : "note";
-      err << "torchmigrate: " << level << ": " << outcome.source->path() << ": " << diagnostic.code << ' '
-          << diagnostic.message << '\n';
-      failed = failed || diagnostic.severity == Severity::Error;
-    }
-  }
-  return failed;
-}
-
-// Ruff's `--show-fixes` list: "Fixed N errors:" then, per file, a count per rule.
-void print_fix_list(const std::vector<engine::FileOutcome>& outcomes, const engine::Catalog& catalog, std::ostream& out) {
-  size_t total = 0;
-  for (const engine::FileOutcome& outcome : outcomes) total += outcome.applied.size();
-  if (total == 0) return;
-  out << "Fixed " << total << " error" << (total == 1 ? "" : "s") << ":\n";
-  for (const engine::FileOutcome& outcome : outcomes) {
-    if (outcome.applied.empty()) continue;
-    std::map<std::string, size_t> counts;
-    for (const engine::AppliedFix& fix : outcome.applied) ++counts[fix.code];
-    size_t width = 1;
-    for (const auto& [code, count] : counts) width = std::max(width, std::to_string(count).size());
-    out << "- " << outcome.source->path() << ":\n";
-    for (const auto& [code, count] : counts) {
-      std::string number = std::to_string(count);
-      const engine::RuleSpec* rule = catalog.find(code);
-      out << "    " << std::string(width - number.size(), ' ') << number << " \u00d7 " << code;
-      if (rule != nullptr) out << " (" << rule->name << ")";
-      out << '\n';
-    }
-  }
-  out << '\n';
-}
-
-// Opens --output-file for writing, creating its parent directories; returns an error message.
-std::string open_output_file(const std::string& path, std::ofstream& file) {
-  namespace fs = std::filesystem;
-  fs::path parent = fs::path(path).parent_path();
-  std::error_code error;
-  if (!parent.empty()) fs::create_directories(parent, error);
-  if (error) return "cannot create the directory of `" + path + "`: " + error.message();
-  errno = 0;
-  file.open(path, std::ios::binary | std::ios::trunc);
-  if (!file) {
-    return "cannot write `" + path + "`" + (errno != 0 ? ": " + std::generic_category().message(errno) : std::string());
-  }
-  return {};
-}
-
-// --add-noqa: writes a suppression onto every line with a finding; returns the exit code.
-int add_noqa_to_files(const std::vector<engine::FileOutcome>& outcomes, const std::vector<engine::DiscoveredFile>& files,
-                      std::ostream& err) {
-  size_t added = 0;
-  bool failed = print_file_problems(outcomes, err);
-  for (size_t i = 0; i < outcomes.size(); ++i) {
-    const engine::FileOutcome& outcome = outcomes[i];
-    if (outcome.diagnostics.empty()) continue;
-    engine::ReadResult read = engine::read_file(files[i].path);
-    if (!read.text) continue;
-    engine::DecodedSource decoded = engine::decode_source(*read.text);
-    if (!decoded.skip_reason.empty() || decoded.text != outcome.source->text()) continue;
-    engine::NoqaResult noqa = engine::add_noqa(*outcome.source, outcome.diagnostics);
-    for (uint32_t line : noqa.skipped_lines) {
-      err << "torchmigrate: warning: " << outcome.source->path() << ":" << line
-          << ": a comment cannot go at the end of this line (inside a string or a continuation); add it by hand\n";
-    }
-    if (noqa.added == 0 || noqa.text == outcome.source->text()) continue;
-    std::string error = engine::write_file_atomically(files[i].path, engine::encode_source(noqa.text, decoded.bom), *read.text);
-    if (!error.empty()) {
-      err << "torchmigrate: error: " << outcome.source->path() << ": " << error << '\n';
-      failed = true;
-      continue;
-    }
-    added += noqa.added;
-  }
-  err << "Added " << added << " noqa directive" << (added == 1 ? "" : "s") << ".\n";
-  return failed ? kExitFindings : kExitClean;
 }
 
 }  // namespace

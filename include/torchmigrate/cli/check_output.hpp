@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// What `check` prints besides the report: file problems, the list of fixes, --output-file,
+// and the files --add-noqa rewrites.
+#pragma once
+
+#include <fstream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/discovery.hpp"
+#include "torchmigrate/engine/session.hpp"
+
+namespace torchmigrate::cli {
+
+// File problems (unreadable, skipped, not written, rolled back) on `err`; true if any is an error.
+bool print_file_problems(const std::vector<engine::FileOutcome>& outcomes, std::ostream& err);
+// Ruff's `--show-fixes` list: "Fixed N errors:" then, per file, a count per rule.
+void print_fix_list(const std::vector<engine::FileOutcome>& outcomes, const engine::Catalog& catalog, std::ostream& out);
+// Opens --output-file, creating its parent directories; returns an error message or "".
+std::string open_output_file(const std::string& path, std::ofstream& file);
+// --add-noqa: writes a suppression onto every line with a finding; returns the exit code.
+int add_noqa_to_files(const std::vector<engine::FileOutcome>& outcomes, const std::vector<engine::DiscoveredFile>& files,
+                      std::ostream& err);
+
+}  // namespace torchmigrate::cli
