@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/buildfiles/assignments.hpp"
+#include "torchmigrate/buildfiles/text_scan.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -10,7 +11,6 @@ namespace torchmigrate::buildfiles {
 namespace {
 
 bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 bool equals_ignore_case(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -22,16 +22,7 @@ bool wanted(std::string_view name, const std::vector<std::string>& names) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-size_t skip_spaces(std::string_view text, size_t i) {
-  while (i < text.size() && is_space(text[i])) ++i;
-  return i;
-}
 
-// Trailing spaces are not part of a value that runs to the end of the line.
-size_t trim_end(std::string_view text, size_t from, size_t to) {
-  while (to > from && is_space(text[to - 1])) --to;
-  return to;
-}
 
 // Fills value, value_range and quoting for text[from, to) of a logical line.
 void set_value(Assignment& assignment, const LogicalLine& line, size_t from, size_t to) {

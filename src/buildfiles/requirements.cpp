@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/buildfiles/requirements.hpp"
+#include "torchmigrate/buildfiles/text_scan.hpp"
 
 #include <toml++/toml.h>
 
@@ -11,18 +12,9 @@
 namespace torchmigrate::buildfiles {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; }
 
-size_t skip_spaces(std::string_view text, size_t i) {
-  while (i < text.size() && is_space(text[i])) ++i;
-  return i;
-}
 
-size_t trim_end(std::string_view text, size_t from, size_t to) {
-  while (to > from && is_space(text[to - 1])) --to;
-  return to;
-}
 
 bool is_specifier_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '<' || c == '>' || c == '=' || c == '!' || c == '~' ||

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// Whitespace helpers shared by the build-file readers (assignments, requirement lines).
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace torchmigrate::buildfiles {
+
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+inline size_t skip_spaces(std::string_view text, size_t i) {
+  while (i < text.size() && is_space(text[i])) ++i;
+  return i;
+}
+
+// Trailing spaces are not part of a value that runs to the end of the line.
+inline size_t trim_end(std::string_view text, size_t from, size_t to) {
+  while (to > from && is_space(text[to - 1])) --to;
+  return to;
+}
+
+}  // namespace torchmigrate::buildfiles
