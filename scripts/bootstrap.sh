@@ -14,7 +14,7 @@ cd "$root"
 
 packages=(
   g++ cmake ninja-build pkg-config git python3
-  catch2 libcli11-dev nlohmann-json3-dev libfmt-dev libtomlplusplus-dev
+  catch2 libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
   libtree-sitter-dev libclang-14-dev libdtl-dev libgit2-dev libssl-dev
   neovim patch pre-commit
 )
