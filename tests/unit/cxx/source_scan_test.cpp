@@ -171,9 +171,9 @@ TEST_CASE("compile database lookup and arguments") {
   std::vector<std::string> arguments = cxx::parsing_arguments(
       {"/usr/bin/c++", "-Iinclude", "-isystem", "/opt/torch/include", "-DUSE_CUDA=1", "-O2", "-std=c++17", "-c",
        "src/a.cpp", "-o", "a.o", "-include", "pre.h", "-Wall"},
-      "/work/project");
-  std::vector<std::string> expected = {"-I", "/work/project/include", "-isystem", "/opt/torch/include",
-                                       "-D", "USE_CUDA=1", "-std=c++17", "-include", "/work/project/pre.h"};
+      "/home/dev/project");
+  std::vector<std::string> expected = {"-I", "/home/dev/project/include", "-isystem", "/opt/torch/include",
+                                       "-D", "USE_CUDA=1", "-std=c++17", "-include", "/home/dev/project/pre.h"};
   CHECK(arguments == expected);
 }
 
