@@ -137,6 +137,14 @@ std::vector<const RenamedReferencesCheck::Reference*> RenamedReferencesCheck::me
   return members;
 }
 
+bool RenamedReferencesCheck::rebound_elsewhere(const ImportItem& item, PythonCheckContext& context) const {
+  Node bound = item.item.kind() == "aliased_import" ? item.item.field("alias") : item.name;
+  const python::SemanticModel& model = context.model();
+  const python::Scope& scope = model.scopes()[model.scope_at(item.item.start())];
+  auto it = scope.bindings.find(std::string(bound.text()));
+  return it != scope.bindings.end() && it->second.size() > 1;
+}
+
 void RenamedReferencesCheck::finish(PythonCheckContext& context) {
   std::vector<const Reference*> handled;
   auto is_handled = [&](const Reference* reference) {
@@ -151,6 +159,12 @@ void RenamedReferencesCheck::finish(PythonCheckContext& context) {
     bool aliased = item.item.kind() == "aliased_import";
     std::optional<std::vector<Edit>> group = group_edits(
         {Edit::replace(item.name.range(), targets_[item.target].new_name)}, !aliased, members, context);
+    // `except ImportError: old = None` rebinds the name: renaming only the import would leave
+    // the other branch and every later use pointing at different things.
+    if (group && rebound_elsewhere(item, context)) {
+      group.reset();
+      no_fix_reason_ = "the imported name is also assigned elsewhere in the same scope";
+    }
     for (const Reference* member : members) report(*member, group, context);
     handled.insert(handled.end(), members.begin(), members.end());
     Node statement = item.item.parent();

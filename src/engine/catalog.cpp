@@ -127,6 +127,7 @@ RuleSpec parse_rule(const json& entry, const std::string& origin) {
   std::string language = reader.choice("language", {"python", "cxx", "build"}, "python");
   rule.language = language == "cxx" ? RuleLanguage::Cxx : language == "build" ? RuleLanguage::Build : RuleLanguage::Python;
   rule.triggers = reader.strings("triggers");
+  if (entry.contains("compat_markers")) rule.compat_markers = reader.strings("compat_markers");
   if (rule.triggers.empty()) reader.fail("`triggers` needs at least one entry");
 
   ObjectReader check(reader.object("check"), origin + ": check");

@@ -208,7 +208,9 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python
     if (diagnostic.code == kParseErrorCode) return false;
     python::Node node(ts_node_descendant_for_byte_range(tree.root().raw(), diagnostic.range.start, diagnostic.range.end),
                       file.text());
-    return python::is_compat_guarded(node, model, diagnostic.code.starts_with("TM2"));
+    const RuleSpec* rule = catalog_.find(diagnostic.code);
+    return python::is_compat_guarded(node, model, diagnostic.code.starts_with("TM2"),
+                                     rule != nullptr ? &rule->compat_markers : nullptr);
   });
   Suppressions suppressions = Suppressions::parse(file, &comments);
   finish_suppressions(file, suppressions, diagnostics);

@@ -106,16 +106,29 @@ std::vector<Node> ancestors_of(Node node) {
   return chain;
 }
 
+bool mentions_marker(Node try_statement, const std::vector<std::string>* markers) {
+  if (markers == nullptr || markers->empty()) return true;
+  std::string_view text = try_statement.text();
+  for (const std::string& marker : *markers) {
+    if (text.find(marker) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-bool is_compat_guarded(Node node, const SemanticModel& model, bool behaviour_change) {
+bool is_compat_guarded(Node node, const SemanticModel& model, bool behaviour_change,
+                       const std::vector<std::string>* try_markers) {
   std::vector<Node> chain = ancestors_of(node);
   Node child = node;
   for (auto it = chain.rbegin(); it != chain.rend(); child = *it, ++it) {
     Node parent = *it;
     std::string_view kind = parent.kind();
     // A changed default raises nothing, so only a version test can make code 2.8-aware.
-    if (!behaviour_change && kind == "try_statement" && catches_missing_names(parent)) return true;
+    if (!behaviour_change && kind == "try_statement" && catches_missing_names(parent) &&
+        mentions_marker(parent, try_markers)) {
+      return true;
+    }
     if (kind == "if_statement" || kind == "elif_clause" || kind == "while_statement") {
       Node condition = parent.field("condition");
       if (!(condition == child) && is_version_or_feature_test(condition, model, behaviour_change)) return true;

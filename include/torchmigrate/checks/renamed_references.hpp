@@ -57,6 +57,7 @@ class RenamedReferencesCheck : public engine::PythonCheck {
                                                const std::vector<const Reference*>& members,
                                                engine::PythonCheckContext& context) const;
   [[nodiscard]] std::vector<const Reference*> members_of(const python::Binding* binding) const;
+  [[nodiscard]] bool rebound_elsewhere(const ImportItem& item, engine::PythonCheckContext& context) const;
   void report(const Reference& reference, const std::optional<std::vector<Edit>>& edits,
               engine::PythonCheckContext& context) const;
 

@@ -44,6 +44,8 @@ struct RuleSpec {
   std::vector<std::string> references;
   RuleLanguage language = RuleLanguage::Python;
   std::vector<std::string> triggers;
+  // Spellings of the replacement that make a try/except around a use compatibility code.
+  std::vector<std::string> compat_markers;
   std::string check_family;
   nlohmann::json check_params = nlohmann::json::object();
   std::optional<Applicability> fix_applicability;  // nullopt: the rule has no fix
