@@ -172,6 +172,14 @@ class OnnxDynamoExportCheck final : public engine::PythonCheck {
       return "`" + new_name_ + "` already names something else in this file";
     }
     Node name = aliased ? item.item.field("name") : item.item;
+    // `except ImportError: dynamo_export = None` rebinds the name; renaming only the import
+    // would leave the two branches binding different names.
+    Node bound = aliased ? item.item.field("alias") : item.item;
+    const python::Scope& scope = context.model().scopes()[context.model().scope_at(item.item.start())];
+    if (auto it = scope.bindings.find(std::string(bound.text())); it != scope.bindings.end() && it->second.size() > 1) {
+      std::string reason("`");
+      return reason.append(bound.text()).append("` is also assigned elsewhere in the same scope");
+    }
     std::vector<Edit> edits{Edit::replace(name.range(), new_name_)};
     for (const Use* member : members) {
       if (!member->call) {
