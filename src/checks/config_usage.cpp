@@ -44,6 +44,20 @@ std::vector<Node> statements_of(Node block) {
 }
 
 // Removes `item` from a comma-separated sequence of siblings.
+// Removes the lines [from, to) of `items[self]` with an edit that also spans a neighbouring item,
+// kept verbatim, so that two such removals never apply in the same pass: a block or a patch can
+// then never be left empty (the next pass sees the smaller container and removes it whole).
+Edit remove_lines_spanning_neighbour(std::string_view source, const std::vector<Node>& items,
+                                     std::vector<Node>::const_iterator self, uint32_t from, uint32_t to) {
+  if (self != items.begin()) {
+    Node neighbour = *(self - 1);
+    return Edit::replace({neighbour.start(), to}, std::string(source.substr(neighbour.start(), from - neighbour.start())));
+  }
+  Node neighbour = *(self + 1);
+  uint32_t kept = line_start(source, neighbour.start());
+  return Edit::replace({from, neighbour.end()}, std::string(source.substr(kept, neighbour.end() - kept)));
+}
+
 Edit remove_from_sequence(const std::vector<Node>& items, Node item) {
   for (size_t i = 0; i < items.size(); ++i) {
     if (!(items[i] == item)) continue;
@@ -194,17 +208,9 @@ std::optional<Edit> remove_statement(Node statement) {
   }
   uint32_t to = next_line_start(source, statement.end());
   if (parent.kind() != "block") return Edit::remove({from, to});
-  // The edit also spans a neighbouring statement, kept verbatim, so that two removals in one
-  // block never apply in the same pass: the block can never be left empty.
   auto self = std::find(siblings.begin(), siblings.end(), statement);
   if (self == siblings.end()) return std::nullopt;
-  if (self != siblings.begin()) {
-    Node neighbour = *(self - 1);
-    return Edit::replace({neighbour.start(), to}, std::string(source.substr(neighbour.start(), from - neighbour.start())));
-  }
-  Node neighbour = *(self + 1);
-  uint32_t kept = line_start(source, neighbour.start());
-  return Edit::replace({from, neighbour.end()}, std::string(source.substr(kept, neighbour.end() - kept)));
+  return remove_lines_spanning_neighbour(source, siblings, self, from, to);
 }
 
 std::optional<Edit> remove_patch_use(Node call) {
@@ -237,17 +243,8 @@ Edit remove_dict_pair(Node pair) {
   if (Node comma = pair.next_sibling(); comma && comma.kind() == ",") after = comma.end();
   if (is_blank(source.substr(from, pair.start() - from)) && rest_of_line_is_empty(source, after) &&
       after != pair.end()) {
-    // Like statements, the edit spans a neighbouring entry (kept verbatim) so that two such
-    // removals never apply in one pass and a patch left with one entry is removed whole.
     auto self = std::find(entries.begin(), entries.end(), pair);
-    uint32_t to = next_line_start(source, after);
-    if (self != entries.begin()) {
-      Node neighbour = *(self - 1);
-      return Edit::replace({neighbour.start(), to}, std::string(source.substr(neighbour.start(), from - neighbour.start())));
-    }
-    Node neighbour = *(self + 1);
-    uint32_t kept = line_start(source, neighbour.start());
-    return Edit::replace({from, neighbour.end()}, std::string(source.substr(kept, neighbour.end() - kept)));
+    return remove_lines_spanning_neighbour(source, entries, self, from, next_line_start(source, after));
   }
   return remove_from_sequence(entries, pair);
 }
