@@ -42,7 +42,7 @@ def load_known(path):
         if not line.strip() or line.startswith("#"):
             continue
         key, side, reason = line.split("\t", 2)
-        assert side in ("python", "tree-sitter"), f"{path.name}:{number}: side must be python or tree-sitter"
+        assert side in ("python", "torchmigrate"), f"{path.name}:{number}: side must be python or torchmigrate"
         assert reason.strip(), f"{path.name}:{number}: every entry needs its reason"
         known[key] = side
     return known
@@ -90,14 +90,14 @@ class PythonSyntaxAgreement(unittest.TestCase):
         unexplained, stale = [], []
         for path in paths:
             python_rejects = python[path][0] == "error"
-            # A skipped file (not UTF-8, NUL bytes) is neither checked nor called valid.
+            # A skipped file (not UTF-8, NUL bytes) is not checked, so it is not called valid either.
             ours_rejects = ours[path][0] in ("error", "skipped")
             side = known.get(corpus_key(path))
             if python_rejects == ours_rejects:
                 if side is not None:
                     stale.append(f"{corpus_key(path)}: listed as a disagreement, but both sides now agree")
                 continue
-            actual = "python" if python_rejects else "tree-sitter"
+            actual = "python" if python_rejects else "torchmigrate"
             if side != actual:
                 unexplained.append(f"{corpus_key(path)}: only {actual} rejects it "
                                    f"(python: {' '.join(python[path])}; ours: {' '.join(ours[path])})")
