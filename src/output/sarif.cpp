@@ -68,10 +68,6 @@ std::string_view problem_severity(Severity severity) {
   return "warning";
 }
 
-std::string reference_url(const std::string& reference) {
-  return "https://github.com/pytorch/pytorch/pull/" + reference.substr(reference.find('#') + 1);
-}
-
 std::string fix_label(const engine::RuleSpec& rule) {
   return rule.fix_applicability ? std::string(to_string(*rule.fix_applicability)) : "none";
 }
@@ -115,8 +111,8 @@ nlohmann::json help(const engine::RuleSpec& rule) {
     text += "\nReferences:\n";
     markdown += "\n## References\n";
     for (const std::string& reference : rule.references) {
-      text += "- " + reference + ": " + reference_url(reference) + "\n";
-      markdown += "- [" + reference + "](" + reference_url(reference) + ")\n";
+      text += "- " + reference + ": " + engine::reference_url(reference) + "\n";
+      markdown += "- [" + reference + "](" + engine::reference_url(reference) + ")\n";
     }
   }
   return {{"text", text}, {"markdown", markdown}};
@@ -138,7 +134,7 @@ nlohmann::json rule_descriptor(const engine::RuleSpec& rule) {
                             {"help", help(rule)},
                             {"defaultConfiguration", {{"level", level(rule.severity)}, {"enabled", rule.default_enabled}}},
                             {"properties", properties}};
-  if (!rule.references.empty()) descriptor["helpUri"] = reference_url(rule.references.front());
+  if (!rule.references.empty()) descriptor["helpUri"] = engine::reference_url(rule.references.front());
   return descriptor;
 }
 
