@@ -5,6 +5,7 @@
 
 #include "torchmigrate/buildfiles/assignments.hpp"
 #include "torchmigrate/checks/registry.hpp"
+#include "torchmigrate/engine/add_noqa.hpp"
 #include "torchmigrate/engine/discovery.hpp"
 #include "torchmigrate/engine/linter.hpp"
 
@@ -144,4 +145,15 @@ TEST_CASE("TM404 fixes in cmd scripts keep the quoting and line endings") {
   edits.insert(edits.end(), found[1].fixes[0].edits.begin(), found[1].fixes[0].edits.end());
   CHECK(apply_edits(text, edits) ==
         "set \"AOT_INDUCTOR_COMPILE_WRAPPER_OPT_LEVEL=O0\"\r\nsetx AOT_INDUCTOR_COMPILE_WRAPPER_OPT_LEVEL \"O0\"\r\n");
+}
+
+TEST_CASE("--add-noqa leaves cmd scripts alone: appended text would join a set value") {
+  std::string text = "set TORCH_CUDA_ARCH_LIST=6.1\r\n";
+  SourceFile file("build.bat", text, Language::BuildFile);
+  std::vector<Diagnostic> found = lint("build.bat", text, "TM401");
+  REQUIRE(found.size() == 1);
+  engine::NoqaResult result = engine::add_noqa(file, found);
+  CHECK(result.text == text);
+  CHECK(result.added == 0);
+  CHECK(result.skipped_lines == std::vector<uint32_t>{1});
 }
