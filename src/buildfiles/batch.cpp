@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/buildfiles/batch.hpp"
+#include "torchmigrate/buildfiles/text_scan.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -8,12 +9,6 @@ namespace torchmigrate::buildfiles {
 namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
-
-bool equals_ignore_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 struct Command {
   size_t begin = 0, end = 0;  // in the logical line's text, separators excluded
