@@ -5,6 +5,7 @@
 
 #include "torchmigrate/buildfiles/build_file.hpp"
 #include "torchmigrate/buildfiles/cmake.hpp"
+#include "torchmigrate/engine/dlpack_facts.hpp"
 #include "torchmigrate/engine/file_io.hpp"
 #include "torchmigrate/engine/parallel.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
@@ -50,9 +51,12 @@ ProjectFacts gather_project_facts(const std::vector<DiscoveredFile>& files, cons
                                   unsigned jobs) {
   ProjectFacts facts;
   bool has_build_files = false;
+  std::vector<std::filesystem::path> cxx_files;
   for (const DiscoveredFile& file : files) {
     if (file.language == Language::BuildFile || file.path.filename() == "setup.py") has_build_files = true;
+    if (file.language == Language::Cxx) cxx_files.push_back(file.path);
   }
+  if (!cxx_files.empty()) facts.dlpack = detect_project_dlpack(dlpack_search_root(cxx_files));
   if (!has_build_files) return facts;
   std::atomic<bool> dynamo{false};
   std::atomic<bool> torch_cmake{false};

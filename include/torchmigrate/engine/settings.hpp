@@ -34,10 +34,18 @@ struct RuleSelection {
   [[nodiscard]] bool enabled(const RuleSpec& rule) const;
 };
 
+// A DLPack the project builds against itself rather than torch's `ATen/dlpack.h` (TM151).
+struct ProjectDlpack {
+  bool ships_own = false;           // a dlpack.h outside torch, a dlpack submodule or CMake dlpack target
+  bool declares_old_names = false;  // its dlpack.h still has kDLGPU/kDLCPUPinned/DLContext (before 0.5)
+  std::string evidence;             // where it was seen, relative to the project root
+};
+
 // Facts about the whole project that single-file checks need, gathered before linting.
 struct ProjectFacts {
   bool calls_onnx_dynamo_export = false;  // a Python file calls torch.onnx.export(..., dynamo=True)
   bool cmake_finds_torch = false;         // a CMake file calls find_package(Torch)
+  ProjectDlpack dlpack;
 };
 
 struct Settings {
