@@ -39,11 +39,19 @@ void write(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-SourceScan scan_text(const std::string& text) {
+cxx::ScanOptions no_database() {
   cxx::ScanOptions options;
   options.use_compile_database = false;
-  return SourceScan::scan(SourceFile("/nonexistent/origin.cpp", text, Language::Cxx), options);
+  return options;
 }
+
+// A scan with the file it views (token spellings point into the file's text).
+struct Scanned {
+  SourceFile file;
+  SourceScan scan;
+  explicit Scanned(const std::string& text)
+      : file("/nonexistent/origin.cpp", text, Language::Cxx), scan(SourceScan::scan(file, no_database())) {}
+};
 
 std::vector<Diagnostic> lint(const SourceFile& file, const engine::ProjectDlpack& project = {},
                              const std::string& database_dir = "") {
@@ -73,31 +81,32 @@ TEST_CASE("header paths of torch's DLPack and of others") {
 }
 
 TEST_CASE("without a compile database the includes decide, then the project") {
-  CHECK(cxx::dlpack_origin(scan_text("#include <ATen/dlpack.h>\n"), true, "x").origin == DlpackOrigin::Torch);
-  CHECK(cxx::dlpack_origin(scan_text("#include <ATen/DLConvertor.h>\n"), false, "").origin == DlpackOrigin::Torch);
-  cxx::DlpackDecision own = cxx::dlpack_origin(scan_text("#include <dlpack/dlpack.h>\n"), false, "");
+  CHECK(cxx::dlpack_origin(Scanned("#include <ATen/dlpack.h>\n").scan, true, "x").origin == DlpackOrigin::Torch);
+  CHECK(cxx::dlpack_origin(Scanned("#include <ATen/DLConvertor.h>\n").scan, false, "").origin == DlpackOrigin::Torch);
+  cxx::DlpackDecision own = cxx::dlpack_origin(Scanned("#include <dlpack/dlpack.h>\n").scan, false, "");
   CHECK(own.origin == DlpackOrigin::Own);
   CHECK(own.reason.find("dlpack/dlpack.h") != std::string::npos);
-  CHECK(cxx::dlpack_origin(scan_text("#include \"dlpack.h\"\n"), false, "").origin == DlpackOrigin::Own);
+  CHECK(cxx::dlpack_origin(Scanned("#include \"dlpack.h\"\n").scan, false, "").origin == DlpackOrigin::Own);
   // No DLPack include: the names arrive through another header.
   std::string indirect = "#include <torch/extension.h>\n#include \"bridge.h\"\n";
-  CHECK(cxx::dlpack_origin(scan_text(indirect), false, "").origin == DlpackOrigin::Torch);
-  cxx::DlpackDecision shipped = cxx::dlpack_origin(scan_text(indirect), true, ".gitmodules");
+  CHECK(cxx::dlpack_origin(Scanned(indirect).scan, false, "").origin == DlpackOrigin::Torch);
+  cxx::DlpackDecision shipped = cxx::dlpack_origin(Scanned(indirect).scan, true, ".gitmodules");
   CHECK(shipped.origin == DlpackOrigin::Own);
   CHECK(shipped.reason.find(".gitmodules") != std::string::npos);
   // An include in `#if 0` is no include.
-  CHECK(cxx::dlpack_origin(scan_text("#if 0\n#include <dlpack/dlpack.h>\n#endif\n"), false, "").origin ==
+  CHECK(cxx::dlpack_origin(Scanned("#if 0\n#include <dlpack/dlpack.h>\n#endif\n").scan, false, "").origin ==
         DlpackOrigin::Torch);
 }
 
 TEST_CASE("DLTensor member accesses are known through the file's declarations") {
-  SourceScan scan = scan_text(
+  Scanned scanned(
       "int a(const DLTensor* t, Other* o, DLManagedTensor* m) {\n"
       "  auto& held = m->dl_tensor;\n"
       "  return t->ctx.device_id + o->ctx.device_id + m->dl_tensor.ctx.device_id + held.ctx.device_id +\n"
       "         get()->ctx.device_type + o->ctx;\n"
       "}\n"
       "// t->ctx in a comment\n");
+  const SourceScan& scan = scanned.scan;
   std::vector<cxx::MemberAccess> accesses = cxx::member_accesses(scan, "ctx", "DLTensor", "dl_tensor");
   REQUIRE(accesses.size() == 6);
   std::vector<bool> known;
