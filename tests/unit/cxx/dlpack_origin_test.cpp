@@ -4,53 +4,29 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <random>
 
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/cxx/dlpack_origin.hpp"
 #include "torchmigrate/cxx/member_access.hpp"
 #include "torchmigrate/engine/linter.hpp"
 
+#include "../temp_dir.hpp"
+
 namespace fs = std::filesystem;
 using namespace torchmigrate;
+using testing::TempDir;
+using testing::write;
 using cxx::DlpackOrigin;
 using cxx::SourceScan;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::random_device random;
-    path = fs::temp_directory_path() / ("torchmigrate-dlpack-" + std::to_string(random()));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
-
-void write(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-cxx::ScanOptions no_database() {
-  cxx::ScanOptions options;
-  options.use_compile_database = false;
-  return options;
-}
 
 // A scan with the file it views (token spellings point into the file's text).
 struct Scanned {
   SourceFile file;
   SourceScan scan;
   explicit Scanned(const std::string& text)
-      : file("/nonexistent/origin.cpp", text, Language::Cxx), scan(SourceScan::scan(file, no_database())) {}
+      : file("/nonexistent/origin.cpp", text, Language::Cxx), scan(SourceScan::scan(file, {.use_compile_database = false})) {}
 };
 
 std::vector<Diagnostic> lint(const SourceFile& file, const engine::ProjectDlpack& project = {},

@@ -3,35 +3,17 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <random>
 
 #include "torchmigrate/engine/dlpack_facts.hpp"
 
+#include "../temp_dir.hpp"
+
 namespace fs = std::filesystem;
 using namespace torchmigrate::engine;
+using torchmigrate::testing::TempDir;
+using torchmigrate::testing::write;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::random_device random;
-    path = fs::temp_directory_path() / ("torchmigrate-dlpack-facts-" + std::to_string(random()));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
-
-void write(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << text;
-}
 
 const char* kOldHeader = "typedef enum {\n  kDLCPU = 1,\n  kDLGPU = 2,\n  kDLCPUPinned = 3,\n} DLDeviceType;\n";
 const char* kNewHeader =
