@@ -26,7 +26,7 @@ struct Scanned {
   SourceFile file;
   SourceScan scan;
   explicit Scanned(const std::string& text)
-      : file("/nonexistent/origin.cpp", text, Language::Cxx), scan(SourceScan::scan(file, {.use_compile_database = false})) {}
+      : file("/nonexistent/origin.cpp", text, Language::Cxx), scan(SourceScan::scan(file, {.compile_database_dir = {}, .use_compile_database = false})) {}
 };
 
 std::vector<Diagnostic> lint(const SourceFile& file, const engine::ProjectDlpack& project = {},
