@@ -2,6 +2,7 @@
 // Family `cxx-renamed-identifier`: names (and a struct field) a library renamed, found as real
 // identifier tokens (never in comments, strings, longer names or `#if 0` blocks), reported only
 // when the file compiles against torch's copy of the library, and renamed all at once per file.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,7 @@ class CxxRenamedIdentifierCheck final : public engine::FileCheck {
     collect_names(scan, context.file(), uses, blocker);
     collect_fields(scan, context.file(), uses, blocker);
     if (uses.empty()) return;
+    std::sort(uses.begin(), uses.end(), [](const Use& a, const Use& b) { return a.token < b.token; });
 
     // Only torch's DLPack changes with torch: a DLPack of the project's own is left alone.
     const engine::ProjectDlpack& project = context.settings().project_facts.dlpack;
