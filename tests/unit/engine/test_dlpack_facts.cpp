@@ -84,15 +84,3 @@ TEST_CASE("a project tree is searched for its own DLPack") {
     CHECK_FALSE(detect_project_dlpack(dir.path).ships_own);
   }
 }
-
-TEST_CASE("the search root is the repository holding the files") {
-  TempDir dir;
-  write(dir.path / "repo" / ".git" / "HEAD", "ref: refs/heads/main\n");
-  write(dir.path / "repo" / "src" / "a" / "x.cpp", "");
-  write(dir.path / "repo" / "src" / "b" / "y.cpp", "");
-  fs::path root = dlpack_search_root({dir.path / "repo" / "src" / "a" / "x.cpp", dir.path / "repo" / "src" / "b" / "y.cpp"});
-  CHECK(root == dir.path / "repo");
-  fs::path loose = dlpack_search_root({dir.path / "loose" / "a" / "x.cpp", dir.path / "loose" / "b" / "y.cpp"});
-  CHECK(loose == dir.path / "loose");  // no repository above: the common directory
-  CHECK(dlpack_search_root({}).empty());
-}
