@@ -137,6 +137,12 @@ FixRequirements parse_fix_requirements(const json& object, const std::string& wh
   return requirements;
 }
 
+std::string reference_url(std::string_view reference) {
+  std::string_view kind = reference.starts_with("pytorch-issue#") ? "issues" : "pull";
+  return "https://github.com/pytorch/pytorch/" + std::string(kind) + "/" +
+         std::string(reference.substr(reference.find('#') + 1));
+}
+
 std::string RuleSpec::format_message(const std::map<std::string, std::string>& values) const {
   std::string out;
   for (size_t i = 0; i < message.size(); ++i) {
