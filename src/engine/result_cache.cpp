@@ -62,7 +62,7 @@ json to_json(const Diagnostic& diagnostic) {
     fixes.push_back({{"title", fix.title},
                      {"edits", edits},
                      {"applicability", static_cast<int>(fix.applicability)},
-                     {"compat", static_cast<int>(fix.compat)},
+                     {"requires_torch", fix.compat.torch ? fix.compat.torch->str() : ""},
                      {"policy", static_cast<int>(fix.policy)}});
   }
   return {{"code", diagnostic.code},       {"message", diagnostic.message}, {"start", diagnostic.range.start},
@@ -82,7 +82,9 @@ Diagnostic from_json(const json& entry) {
       fix.edits.push_back({{edit.at(0).get<uint32_t>(), edit.at(1).get<uint32_t>()}, edit.at(2).get<std::string>()});
     }
     fix.applicability = static_cast<Applicability>(fix_json.at("applicability").get<int>());
-    fix.compat = static_cast<Compat>(fix_json.at("compat").get<int>());
+    if (std::string torch = fix_json.at("requires_torch").get<std::string>(); !torch.empty()) {
+      fix.compat.torch = TorchVersion::parse(torch);
+    }
     fix.policy = static_cast<FixPolicy>(fix_json.at("policy").get<int>());
     diagnostic.fixes.push_back(std::move(fix));
   }
