@@ -39,12 +39,13 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   auto source = std::make_shared<SourceFile>(display, std::move(decoded.text), file.language);
   if (mode == FixMode::Report) {
     std::string key = cache != nullptr ? ResultCache::key(display, source->text(), linter.settings()) : std::string();
-    std::optional<std::vector<Diagnostic>> cached = cache != nullptr ? cache->load(key) : std::nullopt;
+    std::optional<std::vector<Diagnostic>> cached =
+        cache != nullptr ? cache->load(key, linter.settings(), source->text()) : std::nullopt;
     if (cached) {
       outcome.diagnostics = std::move(*cached);
     } else {
       outcome.diagnostics = linter.lint(*source);
-      if (cache != nullptr) cache->store(key, outcome.diagnostics);
+      if (cache != nullptr) cache->store(key, linter.settings(), outcome.diagnostics);
     }
     outcome.source = std::move(source);
     return outcome;

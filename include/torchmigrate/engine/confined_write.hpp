@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// Writes stay in the project: a file named on the command line may be a symbolic link, and
+// writing through it (--add-noqa, --fix) would change a file outside the tree being checked.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace torchmigrate::engine {
+
+// The project a path belongs to: the nearest directory above it holding `.git`; outside a
+// repository, the working directory when the path lies below it, else the path's directory.
+std::filesystem::path project_root_of(const std::filesystem::path& path);
+
+// Why writing to `path` would leave its project once symbolic links are resolved, or "" when
+// the file it names lies inside (--follow-links allows the write anyway).
+std::string write_leaves_project(const std::filesystem::path& path);
+
+}  // namespace torchmigrate::engine
