@@ -222,7 +222,7 @@ std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key,
   if (bytes.compare(0, newline + 1, header(payload)) != 0) return std::nullopt;
   try {
     json document = json::parse(payload);
-    require(document.is_object() && document.size() == 7);
+    require(document.is_object() && document.size() == 6);
     require(document.at("format") == kFormat && string_at(document, "tool") == kVersion &&
             string_at(document, "catalog") == catalog_hash() && string_at(document, "settings") == settings_hash(settings) &&
             string_at(document, "key") == key);

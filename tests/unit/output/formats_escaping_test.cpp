@@ -41,11 +41,11 @@ TEST_CASE("concise and full: a newline in a path or message stays on the finding
 }
 
 TEST_CASE("full: control characters in the source line are escaped and the caret still lines up") {
-  HandMadeReport hand("a.py", "x = '\x1b' + y\n", Diagnostic{"TM201", "m", {11, 12}, Severity::Error, {}});
+  HandMadeReport hand("a.py", "x = '\x1b' + y\n", Diagnostic{"TM201", "m", {10, 11}, Severity::Error, {}});
   std::vector<std::string> lines = lines_of(render(output::write_full, hand.report));
   REQUIRE(lines.size() > 3);
   CHECK(lines[2] == "1 | x = '\\x1b' + y");
-  CHECK(lines[3] == "  |              ^ TM201");
+  CHECK(lines[3] == "  | " + std::string(13, ' ') + "^ TM201");  // under `y`, after the 4-character `\x1b`
 }
 
 TEST_CASE("github: a newline in a path cannot start a workflow command") {
