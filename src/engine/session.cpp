@@ -3,6 +3,7 @@
 
 #include <exception>
 
+#include "torchmigrate/engine/confined_write.hpp"
 #include "torchmigrate/engine/file_io.hpp"
 #include "torchmigrate/engine/result_cache.hpp"
 #include "torchmigrate/engine/parallel.hpp"
@@ -18,7 +19,8 @@ Diagnostic file_problem(const char* code, std::string message, Severity severity
   return diagnostic;
 }
 
-FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mode, const ResultCache* cache) {
+FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mode, const ResultCache* cache,
+                    bool follow_links) {
   FileOutcome outcome;
   std::string display = file.path.string();
   ReadResult read = read_file(file.path);
@@ -69,7 +71,8 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   outcome.diagnostics = std::move(fixed.problems);
   outcome.diagnostics.insert(outcome.diagnostics.end(), fixed.remaining.begin(), fixed.remaining.end());
   if (mode == FixMode::Apply && outcome.changed) {
-    std::string error = write_file_atomically(file.path, outcome.fixed_bytes, original_bytes);
+    std::string error = follow_links ? "" : write_leaves_project(file.path);
+    if (error.empty()) error = write_file_atomically(file.path, outcome.fixed_bytes, original_bytes);
     if (!error.empty()) {
       // Nothing was written: report against the text on disk.
       outcome.diagnostics = linter.lint(*source);
@@ -98,12 +101,12 @@ std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<Dis
 }
 
 std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vector<DiscoveredFile>& files,
-                                     FixMode mode, unsigned jobs, const ResultCache* cache) {
+                                     FixMode mode, unsigned jobs, const ResultCache* cache, bool follow_links) {
   std::vector<FileOutcome> outcomes(files.size());
   parallel_for(files.size(), jobs, [&](size_t i) {
     // One bad file never stops a run (and an exception must not escape a worker thread).
     try {
-      outcomes[i] = process(linter_for(files[i]), files[i], mode, cache);
+      outcomes[i] = process(linter_for(files[i]), files[i], mode, cache, follow_links);
     } catch (const std::exception& error) {
       FileOutcome failed;
       failed.source = std::make_shared<SourceFile>(files[i].path.string(), "", files[i].language);

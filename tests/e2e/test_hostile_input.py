@@ -251,6 +251,18 @@ class LinkedWrites(unittest.TestCase):
         self.assertIn("# noqa: TM201", self.target.read_text())
         self.assertTrue((self.project / "link.py").is_symlink())
 
+    def test_fix_does_not_write_through_a_link_out_of_the_project(self):
+        result = run("check", "link.py", "--fix", cwd=self.project, check_exit=1)
+        self.assertIn("outside the project", result.stdout + result.stderr)
+        self.assertEqual(self.target.read_text(), f"import torch\n{CALL}\n")
+        run("check", "link.py", "--fix", "--follow-links", cwd=self.project, check_exit=0)
+        self.assertIn("strict=True", self.target.read_text())
+        # A link to a file inside the project is written through as before.
+        inner = self.tree.write("project/pkg/real.py", f"import torch\n{CALL}\n")
+        (self.project / "alias.py").symlink_to("pkg/real.py")
+        run("check", "alias.py", "--fix", cwd=self.project, check_exit=0)
+        self.assertIn("strict=True", inner.read_text())
+
 
 if __name__ == "__main__":
     unittest.main()
