@@ -72,13 +72,20 @@ class PoisonedCache(unittest.TestCase):
         self.assertNotIn(".cache", status)
 
 
-class HostileCacheDir(unittest.TestCase):
+class ProjectInTemp(unittest.TestCase):
+    """A git repository `project/` inside a temporary directory, to see what lands beside it."""
+
     def setUp(self):
         self.tree = TempTree()
         self.addCleanup(self.tree.cleanup)
         self.project = self.tree.root / "project"
         self.project.mkdir()
         git_init(self.project)
+
+
+class HostileCacheDir(ProjectInTemp):
+    def setUp(self):
+        super().setUp()
         self.tree.write("project/a.py", f"import torch\n{CALL}\n")
 
     def test_config_cannot_name_a_directory_outside_the_project(self):
@@ -232,13 +239,9 @@ class InjectedFileNames(unittest.TestCase):
         xml.dom.minidom.parseString(self.output("junit"))
 
 
-class LinkedWrites(unittest.TestCase):
+class LinkedWrites(ProjectInTemp):
     def setUp(self):
-        self.tree = TempTree()
-        self.addCleanup(self.tree.cleanup)
-        self.project = self.tree.root / "project"
-        self.project.mkdir()
-        git_init(self.project)
+        super().setUp()
         self.target = self.tree.write("outside/victim.py", f"import torch\n{CALL}\n")
         (self.project / "link.py").symlink_to(self.target)
 

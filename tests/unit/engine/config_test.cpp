@@ -4,29 +4,15 @@
 #include <filesystem>
 #include <fstream>
 
+#include "temp_dir.hpp"
 #include "torchmigrate/engine/config.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;
 namespace fs = std::filesystem;
+using engine_tests::TempDir;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("torchmigrate-config-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(reinterpret_cast<uintptr_t>(this)));
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  fs::path write(const std::string& relative, const std::string& text) const {
-    fs::path file = path / relative;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file;
-  }
-};
 
 std::string error_of(const fs::path& file) {
   try {

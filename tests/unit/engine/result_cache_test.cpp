@@ -10,23 +10,15 @@
 #include <iterator>
 #include <sstream>
 
+#include "temp_dir.hpp"
 #include "torchmigrate/engine/result_cache.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;
 namespace fs = std::filesystem;
+using engine_tests::TempDir;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("torchmigrate-cache-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(reinterpret_cast<uintptr_t>(this)));
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 const std::string kText = "import torch\ntorch.export.export(m, (x,))\n";
 
