@@ -12,9 +12,9 @@ bool is_below(const fs::path& path, const fs::path& root) {
   return !relative.empty() && *relative.begin() != ".." && relative != ".";
 }
 
-}  // namespace
-
-fs::path project_root_of(const fs::path& path) {
+// The repository a write may not leave (not the nearest pinned project: a link from one
+// package of a monorepo to another stays in the tree).
+fs::path tree_root_of(const fs::path& path) {
   std::error_code error;
   fs::path absolute = fs::absolute(path, error).lexically_normal();
   // Lexical ancestors: the tree the user named, not the one a link leads to.
@@ -26,9 +26,11 @@ fs::path project_root_of(const fs::path& path) {
   return !error && is_below(absolute, cwd) ? cwd : absolute.parent_path();
 }
 
+}  // namespace
+
 std::string write_leaves_project(const fs::path& path) {
   std::error_code error;
-  fs::path root = project_root_of(path);
+  fs::path root = tree_root_of(path);
   fs::path target = fs::canonical(path, error);
   if (error) return {};  // nothing to follow; the write itself reports a missing file
   fs::path real_root = fs::canonical(root, error);

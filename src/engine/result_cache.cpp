@@ -13,6 +13,8 @@
 
 #include "embedded_rules.hpp"
 #include "torchmigrate/engine/content_hash.hpp"
+#include "torchmigrate/engine/discovery.hpp"
+#include "torchmigrate/engine/project.hpp"
 #include "torchmigrate/version.hpp"
 
 namespace torchmigrate::engine {
@@ -35,16 +37,24 @@ const std::string& catalog_hash() {
   return hash;
 }
 
-std::string settings_hash(const Settings& settings) {
+// `path` decides whether the project's facts matter: only build and C/C++ rules read them, and
+// asking for them gathers them from the project's tree.
+std::string settings_hash(const Settings& settings, std::string_view path) {
   json out{{"select", settings.selection.select},
            {"extend_select", settings.selection.extend_select},
            {"ignore", settings.selection.ignore},
            {"file_ignore", settings.selection.file_ignore},
            {"min_torch", settings.min_torch.str()},
            {"unsafe", settings.unsafe_fixes},
-           {"compile_db", settings.compile_database_dir},
-           {"dynamo_export", settings.project_facts.calls_onnx_dynamo_export},
-           {"find_torch", settings.project_facts.cmake_finds_torch}};
+           {"compile_db", settings.compile_database_dir}};
+  if (settings.project) out["project"] = settings.project->root().generic_string();
+  std::filesystem::path file(path);
+  // setup.py is Python that the build rules read too.
+  if (language_for(file, settings.build_extensions) != Language::Python || file.filename() == "setup.py") {
+    const ProjectFacts& facts = settings.project_facts();
+    out["dynamo_export"] = facts.calls_onnx_dynamo_export;
+    out["find_torch"] = facts.cmake_finds_torch;
+  }
   for (const auto& [code, policy] : settings.policies) out["policies"][code] = std::string(to_string(policy));
   for (const auto& [ending, kind] : settings.build_extensions) out["build"][ending] = static_cast<int>(kind);
   return content_hash(out.dump());
@@ -201,7 +211,7 @@ std::string ResultCache::key(std::string_view path, std::string_view text, const
   material += '\0';
   material += path;
   material += '\0';
-  material += settings_hash(settings);
+  material += settings_hash(settings, path);
   material += '\0';
   material += text;
   return content_hash(material);
@@ -211,8 +221,8 @@ fs::path ResultCache::entry(const std::string& key) const {
   return directory_ / key.substr(0, 2) / (key.substr(2) + ".json");
 }
 
-std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key, const Settings& settings,
-                                                         std::string_view text) const {
+std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key, std::string_view path,
+                                                         const Settings& settings, std::string_view text) const {
   std::ifstream in(entry(key), std::ios::binary);
   if (!in) return std::nullopt;
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -224,7 +234,7 @@ std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key,
     json document = json::parse(payload);
     require(document.is_object() && document.size() == 6);
     require(document.at("format") == kFormat && string_at(document, "tool") == kVersion &&
-            string_at(document, "catalog") == catalog_hash() && string_at(document, "settings") == settings_hash(settings) &&
+            string_at(document, "catalog") == catalog_hash() && string_at(document, "settings") == settings_hash(settings, path) &&
             string_at(document, "key") == key);
     const json& items = document.at("diagnostics");
     require(items.is_array());
@@ -246,13 +256,14 @@ void ResultCache::warn_once(const std::string& problem) const {
              << "; findings are not cached\n";
 }
 
-void ResultCache::store(const std::string& key, const Settings& settings, const std::vector<Diagnostic>& diagnostics) const {
+void ResultCache::store(const std::string& key, std::string_view path, const Settings& settings,
+                        const std::vector<Diagnostic>& diagnostics) const {
   std::error_code error;
   fs::path target = entry(key);
   fs::create_directories(target.parent_path(), error);
   if (error) return warn_once(error.message());
   json document{{"format", kFormat},  {"tool", kVersion}, {"catalog", catalog_hash()},
-                {"settings", settings_hash(settings)}, {"key", key},     {"diagnostics", json::array()}};
+                {"settings", settings_hash(settings, path)}, {"key", key},     {"diagnostics", json::array()}};
   for (const Diagnostic& diagnostic : diagnostics) document["diagnostics"].push_back(to_json(diagnostic));
   std::string payload = document.dump(-1, ' ', false, json::error_handler_t::replace);
   // Written beside the entry and renamed, so a reader never sees half an entry.

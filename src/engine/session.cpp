@@ -42,13 +42,15 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   if (mode == FixMode::Report) {
     std::string key = cache != nullptr ? ResultCache::key(display, source->text(), linter.settings()) : std::string();
     std::optional<std::vector<Diagnostic>> cached =
-        cache != nullptr ? cache->load(key, linter.settings(), source->text()) : std::nullopt;
+        cache != nullptr ? cache->load(key, display, linter.settings(), source->text()) : std::nullopt;
     if (cached) {
       outcome.diagnostics = std::move(*cached);
     } else {
       outcome.diagnostics = linter.lint(*source);
-      if (cache != nullptr) cache->store(key, linter.settings(), outcome.diagnostics);
+      if (cache != nullptr) cache->store(key, display, linter.settings(), outcome.diagnostics);
     }
+    // After the cache: the verdict depends on other files of the project.
+    withhold_self_imports(outcome.diagnostics, *source);
     outcome.source = std::move(source);
     return outcome;
   }
@@ -58,6 +60,7 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   if (changed && mode == FixMode::Apply && read.read_only) {
     // Reported, not forced: making the file writable is the owner's decision.
     outcome.diagnostics = linter.lint(*source);
+    withhold_self_imports(outcome.diagnostics, *source);
     outcome.diagnostics.insert(outcome.diagnostics.begin(),
                                file_problem(kIoErrorCode, "The file is read-only; its fixes were not applied",
                                             Severity::Warning));
@@ -76,6 +79,7 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
     if (!error.empty()) {
       // Nothing was written: report against the text on disk.
       outcome.diagnostics = linter.lint(*source);
+      withhold_self_imports(outcome.diagnostics, *source);
       outcome.diagnostics.insert(outcome.diagnostics.begin(), file_problem(kIoErrorCode, "Failed to write fixes: " + error));
       outcome.applied.clear();
       outcome.changed = false;

@@ -11,7 +11,8 @@ void write_concise(const Report& report, std::ostream& out) {
     for (const Diagnostic& diagnostic : findings.diagnostics) {
       LineColumn at = findings.file->location(diagnostic.range.start);
       out << escape_control(findings.file->path()) << ':' << at.line << ':' << at.column << ": " << diagnostic.code
-          << ' ' << (fixable(diagnostic, *report.settings) ? "[*] " : "") << escape_control(diagnostic.message) << '\n';
+          << ' ' << (fixable(diagnostic, report.settings_for(findings)) ? "[*] " : "")
+          << escape_control(diagnostic.message) << '\n';
     }
   }
   write_summary(report, out);

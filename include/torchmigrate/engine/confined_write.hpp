@@ -8,12 +8,10 @@
 
 namespace torchmigrate::engine {
 
-// The project a path belongs to: the nearest directory above it holding `.git`; outside a
-// repository, the working directory when the path lies below it, else the path's directory.
-std::filesystem::path project_root_of(const std::filesystem::path& path);
-
-// Why writing to `path` would leave its project once symbolic links are resolved, or "" when
-// the file it names lies inside (--follow-links allows the write anyway).
+// Why writing to `path` would leave its tree once symbolic links are resolved, or "" when the
+// file it names lies inside (--follow-links allows the write anyway). The tree is the nearest
+// directory above the path as named holding `.git`; outside a repository, the working directory
+// when the path lies below it, else the path's directory.
 std::string write_leaves_project(const std::filesystem::path& path);
 
 }  // namespace torchmigrate::engine

@@ -38,10 +38,11 @@ class ResultCache {
 
   [[nodiscard]] static std::string key(std::string_view path, std::string_view text, const Settings& settings);
   // nullopt on a miss or an entry that does not verify against the build, the settings and `text`.
-  [[nodiscard]] std::optional<std::vector<Diagnostic>> load(const std::string& key, const Settings& settings,
-                                                            std::string_view text) const;
+  [[nodiscard]] std::optional<std::vector<Diagnostic>> load(const std::string& key, std::string_view path,
+                                                            const Settings& settings, std::string_view text) const;
   // Best effort: a cache that cannot be written only costs speed (said once on `warnings`).
-  void store(const std::string& key, const Settings& settings, const std::vector<Diagnostic>& diagnostics) const;
+  void store(const std::string& key, std::string_view path, const Settings& settings,
+             const std::vector<Diagnostic>& diagnostics) const;
   [[nodiscard]] const std::filesystem::path& directory() const { return directory_; }
 
  private:

@@ -59,8 +59,8 @@ TEST_CASE("a stored entry loads back exactly") {
   ResultCache cache = open_cache(dir.path / "cache");
   Settings settings;
   std::string key = ResultCache::key("a.py", kText, settings);
-  cache.store(key, settings, {finding()});
-  std::optional<std::vector<Diagnostic>> loaded = cache.load(key, settings, kText);
+  cache.store(key, "a.py", settings, {finding()});
+  std::optional<std::vector<Diagnostic>> loaded = cache.load(key, "a.py", settings, kText);
   REQUIRE(loaded);
   REQUIRE(loaded->size() == 1);
   const Diagnostic& diagnostic = loaded->front();
@@ -79,7 +79,7 @@ TEST_CASE("every single flipped byte of an entry makes it a miss") {
   ResultCache cache = open_cache(dir.path / "cache");
   Settings settings;
   std::string key = ResultCache::key("a.py", kText, settings);
-  cache.store(key, settings, {finding()});
+  cache.store(key, "a.py", settings, {finding()});
   fs::path entry = only_entry(dir.path / "cache");
   const std::string good = read(entry);
   for (size_t i = 0; i < good.size(); ++i) {
@@ -88,13 +88,13 @@ TEST_CASE("every single flipped byte of an entry makes it a miss") {
       bad[i] = static_cast<char>(bad[i] ^ mask);
       write(entry, bad);
       INFO("byte " << i << " ^ " << int(mask));
-      CHECK_FALSE(cache.load(key, settings, kText));
+      CHECK_FALSE(cache.load(key, "a.py", settings, kText));
     }
   }
   write(entry, good.substr(0, good.size() / 2));
-  CHECK_FALSE(cache.load(key, settings, kText));
+  CHECK_FALSE(cache.load(key, "a.py", settings, kText));
   write(entry, good);
-  CHECK(cache.load(key, settings, kText));
+  CHECK(cache.load(key, "a.py", settings, kText));
 }
 
 TEST_CASE("an entry with a valid checksum is still checked against the file and the settings") {
@@ -103,8 +103,8 @@ TEST_CASE("an entry with a valid checksum is still checked against the file and 
   Settings settings;
   std::string key = ResultCache::key("a.py", kText, settings);
   auto stored_with = [&](Diagnostic diagnostic) {
-    cache.store(key, settings, {std::move(diagnostic)});
-    return cache.load(key, settings, kText).has_value();
+    cache.store(key, "a.py", settings, {std::move(diagnostic)});
+    return cache.load(key, "a.py", settings, kText).has_value();
   };
   CHECK(stored_with(finding()));
   Diagnostic unknown = finding();
@@ -124,16 +124,16 @@ TEST_CASE("an entry with a valid checksum is still checked against the file and 
   CHECK_FALSE(stored_with(bad_edit));
 
   // An entry copied under another key, or read with other settings, does not verify.
-  cache.store(key, settings, {finding()});
+  cache.store(key, "a.py", settings, {finding()});
   Settings other;
   other.unsafe_fixes = true;
-  CHECK_FALSE(cache.load(key, other, kText));
+  CHECK_FALSE(cache.load(key, "a.py", other, kText));
   std::string other_key = ResultCache::key("b.py", kText, settings);
   fs::path entry = only_entry(dir.path / "cache");
   fs::path copy = dir.path / "cache" / other_key.substr(0, 2) / (other_key.substr(2) + ".json");
   fs::create_directories(copy.parent_path());
   fs::copy_file(entry, copy);
-  CHECK_FALSE(cache.load(other_key, settings, kText));
+  CHECK_FALSE(cache.load(other_key, "b.py", settings, kText));
 }
 
 TEST_CASE("a created cache directory is marked; an existing one is left as it is") {
