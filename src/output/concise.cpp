@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Ruff's concise format: `path:line:col: CODE [*] message`, one finding a line.
+// Ruff's concise format: `path:line:col: CODE [*] message`, one finding a line (control
+// characters in the path and the message escaped, so a finding is always exactly one line).
+#include "torchmigrate/output/escape.hpp"
 #include "torchmigrate/output/report.hpp"
 
 namespace torchmigrate::output {
@@ -8,8 +10,9 @@ void write_concise(const Report& report, std::ostream& out) {
   for (const FileFindings& findings : report.files) {
     for (const Diagnostic& diagnostic : findings.diagnostics) {
       LineColumn at = findings.file->location(diagnostic.range.start);
-      out << findings.file->path() << ':' << at.line << ':' << at.column << ": " << diagnostic.code << ' '
-          << (fixable(diagnostic, report.settings_for(findings)) ? "[*] " : "") << diagnostic.message << '\n';
+      out << escape_control(findings.file->path()) << ':' << at.line << ':' << at.column << ": " << diagnostic.code
+          << ' ' << (fixable(diagnostic, report.settings_for(findings)) ? "[*] " : "")
+          << escape_control(diagnostic.message) << '\n';
     }
   }
   write_summary(report, out);
