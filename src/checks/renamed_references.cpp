@@ -21,18 +21,6 @@ bool is_callee(Node node) {
   return parent && parent.kind() == "call" && parent.field("function") == node;
 }
 
-// The string naming the attribute of `getattr(obj, "name")`; a null node for any other call,
-// including `getattr(obj, "name", default)`, which is compatibility code that never raises.
-Node getattr_name(Node call, const python::SemanticModel& model) {
-  if (!is_builtin(model, call.field("function"), "getattr")) return {};
-  CallArguments arguments(call);
-  if (!arguments.valid() || arguments.has_star_args() || arguments.has_star_kwargs() ||
-      arguments.positional().size() != 2) {
-    return {};
-  }
-  Node name = arguments.positional()[1];
-  return plain_string(name) ? name : Node{};
-}
 
 }  // namespace
 
@@ -53,7 +41,7 @@ void RenamedReferencesCheck::visit(Node node, PythonCheckContext& context) {
   std::optional<std::string> qualified;
   if (kind == "call") {
     // `getattr(torch.export, "export_for_inference")` raises like the attribute access does.
-    Node name = getattr_name(node, context.model());
+    Node name = getattr_name(context.model(), node);
     if (!name) return;
     qualified = context.model().resolve(CallArguments(node).positional()[0]);
     if (qualified) *qualified += "." + *plain_string(name);
@@ -97,7 +85,7 @@ std::optional<std::vector<Edit>> RenamedReferencesCheck::reference_edits(const R
   if (rename_identifier) {
     std::string_view kind = reference.node.kind();
     if (kind == "call") {
-      edits.push_back(replace_string_content(getattr_name(reference.node, context.model()), new_name));
+      edits.push_back(replace_string_content(getattr_name(context.model(), reference.node), new_name));
     } else {
       Node name = kind == "attribute" ? reference.node.field("attribute") : reference.node;
       edits.push_back(Edit::replace(name.range(), new_name));
