@@ -17,6 +17,7 @@ packages=(
   catch2 libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
   libtree-sitter-dev libclang-14-dev libdtl-dev libgit2-dev libssl-dev
   neovim patch pre-commit
+  libpython3.11-testsuite python3-pip  # the corpus of tests/e2e/test_syntax_agreement.py
 )
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 

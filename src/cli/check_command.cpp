@@ -14,11 +14,11 @@
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/cli/check_output.hpp"
 #include "torchmigrate/cli/commands.hpp"
+#include "torchmigrate/cli/project_context.hpp"
 #include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/discovery.hpp"
 #include "torchmigrate/engine/linter.hpp"
 #include "torchmigrate/engine/parallel.hpp"
-#include "torchmigrate/engine/project_facts.hpp"
 #include "torchmigrate/engine/session.hpp"
 #include "torchmigrate/engine/torch_range.hpp"
 #include "torchmigrate/engine/add_noqa.hpp"
@@ -108,6 +108,8 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                      "Directory holding compile_commands.json for C/C++/CUDA files (default: searched upwards)")
       ->check(CLI::ExistingDirectory);
   command.add_option("-j,--jobs", options.jobs, "Worker threads (default: all cores)");
+  command.add_flag("--show-settings", options.show_settings,
+                   "Print each path's resolved context (project, torch range, configuration, rules) and exit");
 }
 
 int run_check(const CheckOptions& options) {
@@ -156,6 +158,11 @@ int run_check(const CheckOptions& options) {
 int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   const engine::Catalog& catalog = workspace.catalog();
   std::vector<std::string> paths = options.paths.empty() ? std::vector<std::string>{"."} : options.paths;
+  if (options.show_settings) {
+    workspace.set_compile_database_dir(options.compile_database_dir);
+    print_settings(workspace, paths, std::cout);
+    return kExitClean;
+  }
   // The configuration of the first path also chooses the report format when no flag does.
   const engine::ResolvedConfig& first_config = workspace.config_for(paths.front());
   std::string format_name = !options.output_format.empty() ? options.output_format
@@ -190,26 +197,12 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   for (const std::string& note : discovery.notes) std::cerr << "torchmigrate: note: " << note << '\n';
   if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
 
-  // --min-torch or a configured min-torch wins; otherwise the project's pins say which torch
-  // must keep working.
   bool machine_readable = format_name != "concise" && format_name != "full";
-  engine::RunFacts facts;
-  if (first_config.min_torch_source.empty()) {
-    engine::TorchRange range =
-        engine::resolve_torch_range(std::nullopt, std::vector<std::filesystem::path>(paths.begin(), paths.end()));
-    facts.detected_min_torch = range.min_torch;
-    for (const std::string& note : range.notes) std::cerr << "torchmigrate: note: " << note << '\n';
-    if (!machine_readable) std::cerr << "torchmigrate: " << range.describe() << '\n';
-  } else if (!machine_readable) {
-    std::cerr << "torchmigrate: supported torch >= " << first_config.settings.min_torch.str() << " (from "
-              << first_config.min_torch_source << ")\n";
-  }
   unsigned jobs = options.jobs == 0 ? engine::default_jobs() : options.jobs;
-  facts.project_facts = engine::gather_project_facts(discovery.files, first_config.build_extensions, jobs);
-  facts.compile_database_dir = options.compile_database_dir;
-  workspace.set_run_facts(facts);
+  workspace.set_compile_database_dir(options.compile_database_dir);
   // Build every linter up front: a bad configuration fails before any file is touched.
   for (const engine::DiscoveredFile& file : discovery.files) workspace.linter_for(file.path);
+  print_torch_ranges(workspace, discovery.files, paths, machine_readable, std::cerr);
   const engine::Linter& first_linter = workspace.linter_for(paths.front());
 
   engine::FixMode mode = options.diff                        ? engine::FixMode::Diff
@@ -306,7 +299,9 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   for (engine::FileOutcome& outcome : outcomes) {
     report.fixed += static_cast<int>(outcome.applied.size());
     remaining += outcome.diagnostics.size();
-    if (!outcome.diagnostics.empty()) report.files.push_back({outcome.source, std::move(outcome.diagnostics)});
+    if (outcome.diagnostics.empty()) continue;
+    const engine::Settings& settings = workspace.linter_for(outcome.source->path()).settings();
+    report.files.push_back({outcome.source, std::move(outcome.diagnostics), &settings});
   }
   output::Format format = output::parse_format(format_name);
   if (options.statistics) {

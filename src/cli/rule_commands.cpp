@@ -68,10 +68,6 @@ void print_code_block(const engine::RuleSpec& rule, const std::string& code, std
   out << "```" << code_block_language(rule) << "\n" << code << (code.ends_with('\n') ? "" : "\n") << "```\n";
 }
 
-std::string reference_url(const std::string& reference) {
-  return "https://github.com/pytorch/pytorch/pull/" + reference.substr(reference.find('#') + 1);
-}
-
 // One rule's docs as Markdown: what `torchmigrate rule CODE` prints and docs/rules/*.md hold.
 void write_markdown(const engine::RuleSpec& rule, std::ostream& out) {
   out << "# " << rule.name << " (" << rule.code << ")\n\n";
@@ -92,14 +88,14 @@ void write_markdown(const engine::RuleSpec& rule, std::ostream& out) {
   out << "\n## Fix safety\n\n" << rule.docs.fix_safety << "\n\n## Limitations\n\n" << rule.docs.limitations << "\n";
   if (!rule.references.empty()) {
     out << "\n## References\n\n";
-    for (const std::string& reference : rule.references) out << "- " << reference << ": " << reference_url(reference) << "\n";
+    for (const std::string& reference : rule.references) out << "- " << reference << ": " << engine::reference_url(reference) << "\n";
   }
 }
 
 nlohmann::ordered_json rule_json(const engine::RuleSpec& rule) {
   nlohmann::ordered_json references = nlohmann::ordered_json::array();
   for (const std::string& reference : rule.references) {
-    references.push_back({{"id", reference}, {"url", reference_url(reference)}});
+    references.push_back({{"id", reference}, {"url", engine::reference_url(reference)}});
   }
   nlohmann::ordered_json docs = {{"what", rule.docs.what},
                          {"why", rule.docs.why},

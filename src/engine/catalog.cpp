@@ -92,6 +92,12 @@ Severity severity_from(const std::string& value) {
 
 }  // namespace
 
+std::string reference_url(std::string_view reference) {
+  std::string_view kind = reference.starts_with("pytorch-issue#") ? "issues" : "pull";
+  return "https://github.com/pytorch/pytorch/" + std::string(kind) + "/" +
+         std::string(reference.substr(reference.find('#') + 1));
+}
+
 std::string RuleSpec::format_message(const std::map<std::string, std::string>& values) const {
   std::string out;
   for (size_t i = 0; i < message.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "torchmigrate/engine/module_map.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 
 namespace torchmigrate::engine {
@@ -140,12 +141,42 @@ size_t python_syntax_errors(std::string_view text) {
   return count;
 }
 
+void withhold_self_imports(std::vector<Diagnostic>& diagnostics, const SourceFile& file) {
+  std::optional<std::optional<ModuleLocation>> self;  // located on the first fix that imports
+  for (Diagnostic& diagnostic : diagnostics) {
+    std::string reason;
+    std::erase_if(diagnostic.fixes, [&](const Fix& fix) {
+      if (fix.imported_modules.empty()) return false;
+      if (!self) self = locate_module(file.path());
+      if (!*self) return false;
+      const ModuleLocation& module = **self;
+      for (const std::string& target : fix.imported_modules) {
+        if (target != module.name) continue;
+        reason = "the new import would make `" + module.name + "` import itself";
+        return true;
+      }
+      for (const std::string& target : fix.imported_modules) {
+        if (!project_module_map().imports_back(module, target)) continue;
+        reason = "`" + target + "` imports `" + module.name + "` back at top level, so the new import would be circular";
+        return true;
+      }
+      return false;
+    });
+    if (!reason.empty()) diagnostic.message += "; no fix is offered because " + reason;
+  }
+}
+
 FixOutcome fix_file(const Linter& linter, const SourceFile& file) {
   const Settings& settings = linter.settings();
   const bool python = file.language() == Language::Python;
   FixOutcome outcome;
   std::string text = file.text();
-  const std::vector<Diagnostic> original_diagnostics = linter.lint(file);
+  auto lint = [&](const SourceFile& source) {
+    std::vector<Diagnostic> found = linter.lint(source);
+    withhold_self_imports(found, source);
+    return found;
+  };
+  const std::vector<Diagnostic> original_diagnostics = lint(file);
   std::vector<Diagnostic> diagnostics = original_diagnostics;
   std::optional<size_t> syntax_errors;  // of `text`; computed once a pass has something to apply
   std::set<std::string> invalid_reported;
@@ -161,7 +192,7 @@ FixOutcome fix_file(const Linter& linter, const SourceFile& file) {
 
   for (int pass = 0;; ++pass) {
     SourceFile current(file.path(), text, file.language());
-    if (pass > 0) diagnostics = linter.lint(current);
+    if (pass > 0) diagnostics = lint(current);
     std::vector<Edit> accepted;
     std::vector<Candidate> candidates;
     for (const Diagnostic& diagnostic : diagnostics) {

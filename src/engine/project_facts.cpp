@@ -49,11 +49,6 @@ bool calls_onnx_dynamo_export(std::string_view python_source) {
 ProjectFacts gather_project_facts(const std::vector<DiscoveredFile>& files, const buildfiles::ExtraExtensions& extra,
                                   unsigned jobs) {
   ProjectFacts facts;
-  bool has_build_files = false;
-  for (const DiscoveredFile& file : files) {
-    if (file.language == Language::BuildFile || file.path.filename() == "setup.py") has_build_files = true;
-  }
-  if (!has_build_files) return facts;
   std::atomic<bool> dynamo{false};
   std::atomic<bool> torch_cmake{false};
   parallel_for(files.size(), jobs, [&](size_t i) {

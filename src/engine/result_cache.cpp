@@ -12,6 +12,8 @@
 #include <thread>
 
 #include "embedded_rules.hpp"
+#include "torchmigrate/engine/discovery.hpp"
+#include "torchmigrate/engine/project.hpp"
 #include "torchmigrate/version.hpp"
 
 namespace torchmigrate::engine {
@@ -29,16 +31,24 @@ const std::string& build_identity() {
   return identity;
 }
 
-std::string settings_identity(const Settings& settings) {
+// `path` decides whether the project's facts matter: only build and C/C++ rules read them, and
+// asking for them gathers them from the project's tree.
+std::string settings_identity(const Settings& settings, std::string_view path) {
   json out{{"select", settings.selection.select},
            {"extend_select", settings.selection.extend_select},
            {"ignore", settings.selection.ignore},
            {"file_ignore", settings.selection.file_ignore},
            {"min_torch", settings.min_torch.str()},
            {"unsafe", settings.unsafe_fixes},
-           {"compile_db", settings.compile_database_dir},
-           {"dynamo_export", settings.project_facts.calls_onnx_dynamo_export},
-           {"find_torch", settings.project_facts.cmake_finds_torch}};
+           {"compile_db", settings.compile_database_dir}};
+  if (settings.project) out["project"] = settings.project->root().generic_string();
+  std::filesystem::path file(path);
+  // setup.py is Python that the build rules read too.
+  if (language_for(file, settings.build_extensions) != Language::Python || file.filename() == "setup.py") {
+    const ProjectFacts& facts = settings.project_facts();
+    out["dynamo_export"] = facts.calls_onnx_dynamo_export;
+    out["find_torch"] = facts.cmake_finds_torch;
+  }
   for (const auto& [code, policy] : settings.policies) out["policies"][code] = std::string(to_string(policy));
   for (const auto& [ending, kind] : settings.build_extensions) out["build"][ending] = static_cast<int>(kind);
   return out.dump();
@@ -88,7 +98,7 @@ std::string ResultCache::key(std::string_view path, std::string_view text, const
   material += '\0';
   material += path;
   material += '\0';
-  material += settings_identity(settings);
+  material += settings_identity(settings, path);
   material += '\0';
   material += text;
   return content_hash(material);

@@ -46,6 +46,8 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
       outcome.diagnostics = linter.lint(*source);
       if (cache != nullptr) cache->store(key, outcome.diagnostics);
     }
+    // After the cache: the verdict depends on other files of the project.
+    withhold_self_imports(outcome.diagnostics, *source);
     outcome.source = std::move(source);
     return outcome;
   }
@@ -55,6 +57,7 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   if (changed && mode == FixMode::Apply && read.read_only) {
     // Reported, not forced: making the file writable is the owner's decision.
     outcome.diagnostics = linter.lint(*source);
+    withhold_self_imports(outcome.diagnostics, *source);
     outcome.diagnostics.insert(outcome.diagnostics.begin(),
                                file_problem(kIoErrorCode, "The file is read-only; its fixes were not applied",
                                             Severity::Warning));
@@ -72,6 +75,7 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
     if (!error.empty()) {
       // Nothing was written: report against the text on disk.
       outcome.diagnostics = linter.lint(*source);
+      withhold_self_imports(outcome.diagnostics, *source);
       outcome.diagnostics.insert(outcome.diagnostics.begin(), file_problem(kIoErrorCode, "Failed to write fixes: " + error));
       outcome.applied.clear();
       outcome.changed = false;

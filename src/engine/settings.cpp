@@ -4,6 +4,8 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "torchmigrate/engine/project.hpp"
+
 namespace torchmigrate::engine {
 namespace {
 
@@ -46,6 +48,11 @@ bool RuleSelection::enabled(const RuleSpec& rule) const {
   size_t chosen = std::max(selected, extended);
   // On a tie, ignore wins.
   return chosen > 0 && chosen > ignored;
+}
+
+const ProjectFacts& Settings::project_facts() const {
+  static const ProjectFacts nothing_known;
+  return project ? project->facts() : nothing_known;
 }
 
 FixPolicy Settings::policy_for(std::string_view code) const {

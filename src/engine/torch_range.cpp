@@ -293,6 +293,10 @@ std::string TorchRange::describe() const {
   return text + " (from " + source + ")";
 }
 
+bool is_pin_file_name(const std::string& file_name) { return pin_file_kind(file_name).has_value(); }
+
+bool holds_pins(const fs::path& directory) { return !pin_files(directory).empty(); }
+
 std::vector<fs::path> find_project_roots(const std::vector<fs::path>& paths) {
   std::vector<fs::path> roots;
   // pre-commit passes thousands of files from a few directories: each directory is read once.

@@ -8,11 +8,14 @@ namespace fs = std::filesystem;
 Workspace::Workspace(const Catalog& catalog, const CheckRegistry& registry, CliOverrides overrides,
                      std::optional<fs::path> explicit_config, bool isolated)
     : catalog_(catalog), registry_(registry),
-      resolver_(catalog, std::move(overrides), std::move(explicit_config), isolated) {}
+      resolver_(catalog, std::move(overrides), std::move(explicit_config), isolated),
+      projects_([this](const fs::path& root) -> Project::FileLister {
+        return [this, root] { return project_files(root); };
+      }) {}
 
-void Workspace::set_run_facts(RunFacts facts) {
+void Workspace::set_compile_database_dir(std::string directory) {
   std::lock_guard lock(mutex_);
-  facts_ = std::move(facts);
+  compile_database_dir_ = std::move(directory);
   linters_.clear();
 }
 
@@ -21,23 +24,32 @@ const ResolvedConfig& Workspace::config_for(const fs::path& path) {
   return resolver_.for_path(path);
 }
 
-const Linter& Workspace::linter_for(const fs::path& path) {
+FileContext Workspace::context_for(const fs::path& path) {
   std::lock_guard lock(mutex_);
-  const ResolvedConfig& config = resolver_.for_path(path);
-  std::vector<std::string> ignored = config.ignored_for(path);
-  std::string key = (config.source ? config.source->string() : std::string()) + '\n';
+  FileContext context;
+  context.config = &resolver_.for_path(path);
+  context.project = projects_.project_of(path);
+  std::vector<std::string> ignored = context.config->ignored_for(path);
+  std::string key = (context.config->source ? context.config->source->string() : std::string()) + '\n' +
+                    context.project->root().string() + '\n';
   for (const std::string& code : ignored) key += code + ',';
+  context.min_torch_source = !context.config->min_torch_source.empty() ? context.config->min_torch_source
+                                                                        : context.project->torch_range().source;
   auto it = linters_.find(key);
   if (it == linters_.end()) {
-    Settings settings = config.settings;
+    Settings settings = context.config->settings;
     settings.selection.file_ignore = ignored;
-    if (config.min_torch_source.empty() && facts_.detected_min_torch) settings.min_torch = *facts_.detected_min_torch;
-    settings.project_facts = facts_.project_facts;
-    settings.compile_database_dir = facts_.compile_database_dir;
+    // A configured min-torch wins; otherwise the project's own pins say which torch must keep working.
+    if (context.config->min_torch_source.empty()) settings.min_torch = context.project->torch_range().min_torch;
+    settings.project = context.project;
+    settings.compile_database_dir = compile_database_dir_;
     it = linters_.emplace(key, std::make_unique<Linter>(catalog_, registry_, std::move(settings))).first;
   }
-  return *it->second;
+  context.linter = it->second.get();
+  return context;
 }
+
+const Linter& Workspace::linter_for(const fs::path& path) { return *context_for(path).linter; }
 
 DiscoveryFilter Workspace::filter(bool force_exclude) {
   DiscoveryFilter filter;
@@ -50,6 +62,14 @@ DiscoveryFilter Workspace::filter(bool force_exclude) {
   };
   filter.language = [this](const fs::path& path) { return config_for(path).language_for(path); };
   return filter;
+}
+
+std::vector<DiscoveredFile> Workspace::project_files(const fs::path& root) {
+  DiscoveryFilter walk_filter = filter(false);
+  Discovery discovery = discover({root.string()}, config_for(root).build_extensions, &walk_filter);
+  // Files of nested projects belong to those projects.
+  std::erase_if(discovery.files, [&](const DiscoveredFile& file) { return projects_.root_of(file.path) != root; });
+  return std::move(discovery.files);
 }
 
 }  // namespace torchmigrate::engine

@@ -323,6 +323,7 @@ const Document::Analysis& Server::analyze(Document& document) {
     const engine::Linter& linter = *analysis.settings->linter;
     analysis.diagnostics = document.tree() != nullptr ? linter.lint(document.file(), *document.tree())
                                                       : linter.lint(document.file());
+    engine::withhold_self_imports(analysis.diagnostics, document.file());
   }
   document.set_analysis(std::move(analysis));
   return *document.analysis();
@@ -335,11 +336,7 @@ json Server::diagnostic_json(const Document& document, const Diagnostic& diagnos
   converted.code = diagnostic.code;
   converted.message = diagnostic.message;
   if (const engine::RuleSpec* rule = catalog_.find(diagnostic.code); rule != nullptr && !rule->references.empty()) {
-    const std::string& reference = rule->references.front();  // "pytorch#148790"
-    size_t hash = reference.find('#');
-    if (reference.starts_with("pytorch#")) {
-      converted.code_href = "https://github.com/pytorch/pytorch/pull/" + reference.substr(hash + 1);
-    }
+    converted.code_href = engine::reference_url(rule->references.front());
   }
   return converted;
 }

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "torchmigrate/engine/discovery.hpp"
+#include "torchmigrate/engine/torch_range.hpp"
 
 namespace torchmigrate::lsp {
 namespace {
@@ -75,7 +76,9 @@ ClientOptions parse_client_options(const json& options, std::vector<std::string>
 
 bool is_config_file(const std::filesystem::path& path) {
   std::string name = path.filename().string();
-  return std::find(kConfigFileNames.begin(), kConfigFileNames.end(), name) != kConfigFileNames.end();
+  if (std::find(kConfigFileNames.begin(), kConfigFileNames.end(), name) != kConfigFileNames.end()) return true;
+  // A project's pins (its torch range) and the files its facts are gathered from.
+  return engine::is_pin_file_name(name) || name == "CMakeLists.txt" || name == ".gitmodules";
 }
 
 SettingsResolver::SettingsResolver(const engine::Catalog& catalog, const engine::CheckRegistry& registry)
@@ -129,21 +132,19 @@ std::vector<std::string> SettingsResolver::set_options(const ClientOptions& opti
   return errors;
 }
 
-std::shared_ptr<const FileSettings> SettingsResolver::build(engine::Settings settings) {
-  auto resolved = std::make_shared<FileSettings>();
-  resolved->settings = std::move(settings);
-  try {
-    resolved->linter = std::make_shared<engine::Linter>(catalog_, registry_, resolved->settings);
-  } catch (const engine::CatalogError& error) {
-    errors_.push_back(std::string("cannot use these settings (") + error.what() + "); using the defaults");
-    resolved->settings = engine::Settings{};
-    resolved->linter = std::make_shared<engine::Linter>(catalog_, registry_, resolved->settings);
+std::shared_ptr<const FileSettings> SettingsResolver::defaults() {
+  if (!defaults_) {
+    auto resolved = std::make_shared<FileSettings>();
+    auto linter = std::make_shared<engine::Linter>(catalog_, registry_, engine::Settings{});
+    resolved->settings = linter->settings();
+    resolved->linter = std::move(linter);
+    defaults_ = std::move(resolved);
   }
-  return resolved;
+  return defaults_;
 }
 
-engine::ConfigResolver& SettingsResolver::configs() {
-  if (!configs_) {
+engine::Workspace& SettingsResolver::workspace() {
+  if (!workspace_) {
     // The client's options act as the command line: they override the files.
     engine::CliOverrides overrides;
     overrides.select = options_.select;
@@ -152,34 +153,33 @@ engine::ConfigResolver& SettingsResolver::configs() {
     overrides.min_torch = options_.min_torch;
     for (const auto& [code, choice] : options_.policy) overrides.policy[code] = engine::parse_policy(choice);
     overrides.unsafe_fixes = options_.unsafe_fixes;
-    configs_ = std::make_unique<engine::ConfigResolver>(catalog_, overrides, std::nullopt, false);
+    workspace_ = std::make_shared<engine::Workspace>(catalog_, registry_, overrides, std::nullopt, false);
   }
-  return *configs_;
+  return *workspace_;
 }
 
 std::shared_ptr<const FileSettings> SettingsResolver::settings_for(const std::filesystem::path& file) {
   try {
-    // An unsaved buffer takes the configuration of the first workspace root.
+    // An unsaved buffer takes the settings of the first workspace root.
     std::filesystem::path where = !file.empty() ? file : roots_.empty() ? std::filesystem::path(".") : roots_.front() / "_";
-    const engine::ResolvedConfig& config = configs().for_path(where);
-    std::vector<std::string> ignored = config.ignored_for(where);
-    std::string key = (config.source ? config.source->string() : std::string()) + '\n';
-    for (const std::string& code : ignored) key += code + ',';
-    auto it = cache_.find(key);
+    const engine::Linter& linter = workspace().linter_for(where);
+    auto it = cache_.find(&linter);
     if (it != cache_.end()) return it->second;
-    engine::Settings settings = config.settings;
-    settings.selection.file_ignore = ignored;
-    return cache_.emplace(key, build(std::move(settings))).first->second;
+    auto resolved = std::make_shared<FileSettings>();
+    resolved->settings = linter.settings();
+    resolved->linter = std::shared_ptr<const engine::Linter>(workspace_, &linter);
+    return cache_.emplace(&linter, std::move(resolved)).first->second;
   } catch (const engine::ConfigError& error) {
     errors_.push_back(std::string(error.what()) + "; using the defaults until it is fixed");
-    if (!defaults_) defaults_ = build(engine::Settings{});
-    return defaults_;
+  } catch (const engine::CatalogError& error) {
+    errors_.push_back(std::string("cannot use these settings (") + error.what() + "); using the defaults");
   }
+  return defaults();
 }
 
 bool SettingsResolver::is_excluded(const std::filesystem::path& file) {
   try {
-    if (configs().for_path(file).excluded(file)) return true;
+    if (workspace().config_for(file).excluded(file)) return true;
   } catch (const engine::ConfigError&) {
     // Reported by settings_for.
   }
@@ -196,7 +196,7 @@ bool SettingsResolver::is_excluded(const std::filesystem::path& file) {
 }
 
 void SettingsResolver::invalidate() {
-  configs_.reset();
+  workspace_.reset();
   cache_.clear();
   defaults_.reset();
   ++generation_;

@@ -9,7 +9,7 @@ void write_concise(const Report& report, std::ostream& out) {
     for (const Diagnostic& diagnostic : findings.diagnostics) {
       LineColumn at = findings.file->location(diagnostic.range.start);
       out << findings.file->path() << ':' << at.line << ':' << at.column << ": " << diagnostic.code << ' '
-          << (fixable(diagnostic, *report.settings) ? "[*] " : "") << diagnostic.message << '\n';
+          << (fixable(diagnostic, report.settings_for(findings)) ? "[*] " : "") << diagnostic.message << '\n';
     }
   }
   write_summary(report, out);

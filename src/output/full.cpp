@@ -41,10 +41,10 @@ void write_full(const Report& report, std::ostream& out) {
       const SourceFile& file = *findings.file;
       LineColumn at = file.location(diagnostic.range.start);
       out << file.path() << ':' << at.line << ':' << at.column << ": " << diagnostic.code << ' '
-          << (fixable(diagnostic, *report.settings) ? "[*] " : "") << diagnostic.message << '\n';
+          << (fixable(diagnostic, report.settings_for(findings)) ? "[*] " : "") << diagnostic.message << '\n';
       write_snippet(file, diagnostic, out);
       for (const Fix& fix : diagnostic.fixes) {
-        Applicability applicability = report.settings->effective(fix);
+        Applicability applicability = report.settings_for(findings).effective(fix);
         out << "  = " << (applicability == Applicability::DisplayOnly ? "suggestion" : "help") << ": " << fix.title;
         if (fix.policy != FixPolicy::None) out << " [" << to_string(fix.policy) << "]";
         out << " (" << to_string(applicability) << " fix)\n";

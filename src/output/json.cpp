@@ -30,7 +30,9 @@ nlohmann::json fix_json(const SourceFile& file, const Fix& fix, const engine::Se
 
 }  // namespace
 
-nlohmann::json finding_json(const Report& report, const SourceFile& file, const Diagnostic& diagnostic) {
+nlohmann::json finding_json(const Report& report, const FileFindings& findings, const Diagnostic& diagnostic) {
+  const SourceFile& file = *findings.file;
+  const engine::Settings& settings = report.settings_for(findings);
   const engine::RuleSpec* rule = report.catalog->find(diagnostic.code);
   nlohmann::json entry{{"code", diagnostic.code},
                        {"name", rule != nullptr ? rule->name : ""},
@@ -40,10 +42,10 @@ nlohmann::json finding_json(const Report& report, const SourceFile& file, const 
                        {"location", location(file, diagnostic.range.start)},
                        {"end_location", location(file, diagnostic.range.end)},
                        {"noqa_row", file.location(diagnostic.range.start).line}};
-  const Fix* chosen = engine::chosen_fix(diagnostic, *report.settings);
-  entry["fix"] = chosen != nullptr ? fix_json(file, *chosen, *report.settings) : nlohmann::json(nullptr);
+  const Fix* chosen = engine::chosen_fix(diagnostic, settings);
+  entry["fix"] = chosen != nullptr ? fix_json(file, *chosen, settings) : nlohmann::json(nullptr);
   nlohmann::json alternatives = nlohmann::json::array();
-  for (const Fix& fix : diagnostic.fixes) alternatives.push_back(fix_json(file, fix, *report.settings));
+  for (const Fix& fix : diagnostic.fixes) alternatives.push_back(fix_json(file, fix, settings));
   entry["fixes"] = alternatives;
   return entry;
 }
@@ -52,7 +54,7 @@ void write_json(const Report& report, std::ostream& out) {
   nlohmann::json findings_json = nlohmann::json::array();
   for (const FileFindings& findings : report.files) {
     for (const Diagnostic& diagnostic : findings.diagnostics) {
-      findings_json.push_back(finding_json(report, *findings.file, diagnostic));
+      findings_json.push_back(finding_json(report, findings, diagnostic));
     }
   }
   out << findings_json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';

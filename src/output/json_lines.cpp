@@ -8,7 +8,7 @@ void write_json_lines(const Report& report, std::ostream& out) {
   for (const FileFindings& findings : report.files) {
     for (const Diagnostic& diagnostic : findings.diagnostics) {
       // Invalid UTF-8 in a message or fix becomes U+FFFD rather than aborting the report.
-      out << finding_json(report, *findings.file, diagnostic).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+      out << finding_json(report, findings, diagnostic).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
           << '\n';
     }
   }

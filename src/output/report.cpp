@@ -67,12 +67,13 @@ bool fixable(const Diagnostic& diagnostic, const engine::Settings& settings) {
 
 void write_summary(const Report& report, std::ostream& out) {
   size_t total = 0, fixable_now = 0, unsafe_hidden = 0;
-  engine::Settings with_unsafe = *report.settings;
-  with_unsafe.unsafe_fixes = true;
   for (const FileFindings& findings : report.files) {
+    const engine::Settings& settings = report.settings_for(findings);
+    engine::Settings with_unsafe = settings;
+    with_unsafe.unsafe_fixes = true;
     for (const Diagnostic& diagnostic : findings.diagnostics) {
       ++total;
-      if (fixable(diagnostic, *report.settings)) {
+      if (fixable(diagnostic, settings)) {
         ++fixable_now;
       } else if (fixable(diagnostic, with_unsafe)) {
         ++unsafe_hidden;

@@ -68,10 +68,6 @@ std::string_view problem_severity(Severity severity) {
   return "warning";
 }
 
-std::string reference_url(const std::string& reference) {
-  return "https://github.com/pytorch/pytorch/pull/" + reference.substr(reference.find('#') + 1);
-}
-
 std::string fix_label(const engine::RuleSpec& rule) {
   return rule.fix_applicability ? std::string(to_string(*rule.fix_applicability)) : "none";
 }
@@ -115,8 +111,8 @@ nlohmann::json help(const engine::RuleSpec& rule) {
     text += "\nReferences:\n";
     markdown += "\n## References\n";
     for (const std::string& reference : rule.references) {
-      text += "- " + reference + ": " + reference_url(reference) + "\n";
-      markdown += "- [" + reference + "](" + reference_url(reference) + ")\n";
+      text += "- " + reference + ": " + engine::reference_url(reference) + "\n";
+      markdown += "- [" + reference + "](" + engine::reference_url(reference) + ")\n";
     }
   }
   return {{"text", text}, {"markdown", markdown}};
@@ -138,7 +134,7 @@ nlohmann::json rule_descriptor(const engine::RuleSpec& rule) {
                             {"help", help(rule)},
                             {"defaultConfiguration", {{"level", level(rule.severity)}, {"enabled", rule.default_enabled}}},
                             {"properties", properties}};
-  if (!rule.references.empty()) descriptor["helpUri"] = reference_url(rule.references.front());
+  if (!rule.references.empty()) descriptor["helpUri"] = engine::reference_url(rule.references.front());
   return descriptor;
 }
 
@@ -157,12 +153,12 @@ nlohmann::json internal_descriptor(const Report& report, const std::string& code
           {"properties", {{"tags", nlohmann::json::array({"torchmigrate-internal"})}}}};
 }
 
-nlohmann::json fix_json(const Report& report, const SourceFile& file, const Fix& fix) {
+nlohmann::json fix_json(const Report& report, const SourceFile& file, const Fix& fix, const engine::Settings& settings) {
   nlohmann::json replacements = nlohmann::json::array();
   for (const Edit& edit : fix.edits) {
     replacements.push_back({{"deletedRegion", region(file, edit.range)}, {"insertedContent", {{"text", edit.replacement}}}});
   }
-  nlohmann::json properties{{"applicability", to_string(report.settings->effective(fix))},
+  nlohmann::json properties{{"applicability", to_string(settings.effective(fix))},
                             {"compat", to_string(fix.compat)}};
   if (fix.policy != FixPolicy::None) properties["policy"] = to_string(fix.policy);
   return {{"description", {{"text", fix.title}}},
@@ -197,10 +193,11 @@ void write_sarif(const Report& report, std::ostream& out) {
       // The fix --fix would apply comes first; display-only suggestions are included too,
       // marked by their applicability.
       nlohmann::json fixes = nlohmann::json::array();
-      const Fix* chosen = engine::chosen_fix(diagnostic, *report.settings);
-      if (chosen != nullptr && !chosen->edits.empty()) fixes.push_back(fix_json(report, file, *chosen));
+      const engine::Settings& settings = report.settings_for(findings);
+      const Fix* chosen = engine::chosen_fix(diagnostic, settings);
+      if (chosen != nullptr && !chosen->edits.empty()) fixes.push_back(fix_json(report, file, *chosen, settings));
       for (const Fix& fix : diagnostic.fixes) {
-        if (&fix != chosen && !fix.edits.empty()) fixes.push_back(fix_json(report, file, fix));
+        if (&fix != chosen && !fix.edits.empty()) fixes.push_back(fix_json(report, file, fix, settings));
       }
       if (!fixes.empty()) result["fixes"] = fixes;
       results.push_back(std::move(result));

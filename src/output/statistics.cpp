@@ -23,7 +23,7 @@ std::vector<Statistic> collect(const Report& report) {
       Statistic& statistic = by_code[diagnostic.code];
       statistic.code = diagnostic.code;
       ++statistic.count;
-      if (fixable(diagnostic, *report.settings)) ++statistic.fixable_count;
+      if (fixable(diagnostic, report.settings_for(findings))) ++statistic.fixable_count;
     }
   }
   std::vector<Statistic> statistics;

@@ -2,6 +2,8 @@
 #include "torchmigrate/python/syntax_tree.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -35,6 +37,109 @@ std::optional<Node> find_error(Node node) {
   return std::nullopt;
 }
 
+TSTree* parse_bytes(std::string_view source, const TSTree* old_tree) {
+  TSTree* tree = ts_parser_parse_string(thread_parser(), old_tree, source.data(), static_cast<uint32_t>(source.size()));
+  if (tree == nullptr) throw std::runtime_error("tree-sitter failed to parse");
+  return tree;
+}
+
+struct Leaf {
+  std::string_view kind;
+  uint32_t start;
+  bool in_error;
+};
+
+// Every token of the tree in source order, marked when an ERROR node encloses it.
+std::vector<Leaf> leaves(const TSTree* tree) {
+  std::vector<Leaf> result;
+  std::vector<bool> error_stack;
+  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
+  bool in_error = false;
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    bool here = in_error || std::string_view(ts_node_type(node)) == "ERROR";
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      error_stack.push_back(in_error);
+      in_error = here;
+      continue;
+    }
+    result.push_back({ts_node_type(node), ts_node_start_byte(node), here});
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        ts_tree_cursor_delete(&cursor);
+        return result;
+      }
+      in_error = error_stack.back();
+      error_stack.pop_back();
+    }
+  }
+}
+
+// Tokens after which a `*` can only be the star of a starred tuple element, never a product.
+bool opens_tuple_element(std::string_view kind) {
+  static constexpr std::string_view kOpeners[] = {",",  "=",  "return", "yield", "in",  "+=",  "-=",  "*=",
+                                                 "/=", "//=", "%=",    "@=",    "&=",  "|=",  "^=",  ">>=",
+                                                 "<<=", "**=", "["};
+  return std::find(std::begin(kOpeners), std::end(kOpeners), kind) != std::end(kOpeners);
+}
+
+// Tokens after a `*` that the grammar handles itself: a name operand (`*rest`, `*self.x`), or
+// none at all (the bare `*` of a parameter list).
+bool grammar_handles_star_before(std::string_view kind) {
+  static constexpr std::string_view kHandled[] = {"identifier", ",", ")", ":", "=", "]", "*", "**"};
+  return std::find(std::begin(kHandled), std::end(kHandled), kind) != std::end(kHandled);
+}
+
+// Offsets of starred tuple elements the grammar rejected: a `*` opening an element whose
+// operand is not a name, inside an ERROR or right before one.
+std::vector<uint32_t> rejected_stars(const TSTree* tree) {
+  std::vector<Leaf> tokens = leaves(tree);
+  std::vector<uint32_t> stars;
+  for (size_t i = 1; i + 1 < tokens.size(); ++i) {
+    if (tokens[i].kind != "*" || !opens_tuple_element(tokens[i - 1].kind)) continue;
+    if (grammar_handles_star_before(tokens[i + 1].kind)) continue;
+    if (tokens[i].in_error || tokens[i + 1].in_error) stars.push_back(tokens[i].start);
+  }
+  return stars;
+}
+
+uint32_t first_error_offset(const TSTree* tree, std::string_view source) {
+  auto error = find_error(Node(ts_tree_root_node(tree), source));
+  return error ? error->start() : UINT32_MAX;
+}
+
+// tree-sitter-python 0.23.6 (the newest grammar of ABI 14, which the tree-sitter 0.20 runtime
+// loads; 0.25 keeps the same rule) accepts a starred element of an unparenthesized tuple only
+// when its operand is a name, attribute or subscript: `return dq, *((None,) * 5)`, `x = *[a], b`
+// and `a, *(b) = c` become ERROR although Python accepts them. Such a star is blanked (one byte
+// for one, so every offset holds) and the text parsed again; that tree is kept when its first
+// error lies further on (its element is then a plain expression, not a `list_splat`).
+TSTree* parse_python(std::string_view source, const TSTree* old_tree) {
+  TSTree* tree = parse_bytes(source, old_tree);
+  if (!ts_node_has_error(ts_tree_root_node(tree))) return tree;
+  std::string blanked(source);
+  bool changed = false;
+  TSTree* retried = nullptr;
+  // Error recovery can hide a later rejected star inside the first ERROR; a few rounds find it.
+  for (int round = 0; round < 4; ++round) {
+    std::vector<uint32_t> stars = rejected_stars(retried != nullptr ? retried : tree);
+    std::erase_if(stars, [&](uint32_t offset) { return blanked[offset] != '*'; });
+    if (stars.empty()) break;
+    for (uint32_t offset : stars) blanked[offset] = ' ';
+    changed = true;
+    if (retried != nullptr) ts_tree_delete(retried);
+    retried = parse_bytes(blanked, nullptr);
+    if (!ts_node_has_error(ts_tree_root_node(retried))) break;
+  }
+  if (!changed) return tree;
+  if (first_error_offset(retried, source) > first_error_offset(tree, source)) {
+    ts_tree_delete(tree);
+    return retried;
+  }
+  ts_tree_delete(retried);
+  return tree;
+}
+
 }  // namespace
 
 std::vector<Node> Node::children_of_field(std::string_view field) const {
@@ -52,12 +157,7 @@ std::vector<Node> Node::children_of_field(std::string_view field) const {
   return children;
 }
 
-SyntaxTree SyntaxTree::parse(std::string_view source) {
-  TSTree* tree = ts_parser_parse_string(thread_parser(), nullptr, source.data(),
-                                        static_cast<uint32_t>(source.size()));
-  if (tree == nullptr) throw std::runtime_error("tree-sitter failed to parse");
-  return {tree, source};
-}
+SyntaxTree SyntaxTree::parse(std::string_view source) { return {parse_python(source, nullptr), source}; }
 
 std::optional<Node> SyntaxTree::first_error() const { return find_error(root()); }
 
@@ -123,10 +223,7 @@ void SyntaxTree::edit(std::string_view before, TextRange replaced, std::string_v
 }
 
 void SyntaxTree::reparse(std::string_view source) {
-  TSTree* tree = ts_parser_parse_string(thread_parser(), tree_.get(), source.data(),
-                                        static_cast<uint32_t>(source.size()));
-  if (tree == nullptr) throw std::runtime_error("tree-sitter failed to parse");
-  tree_.reset(tree);
+  tree_.reset(parse_python(source, tree_.get()));
   source_ = source;
 }
 

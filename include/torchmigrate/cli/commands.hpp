@@ -40,6 +40,7 @@ struct CheckOptions {
   bool exit_zero = false;
   bool exit_non_zero_on_fix = false;
   bool statistics = false;
+  bool show_settings = false;  // print each path's resolved context instead of checking
   unsigned jobs = 0;
 };
 

@@ -36,6 +36,9 @@ struct Fix {
   Applicability applicability = Applicability::Safe;
   Compat compat = Compat::AllVersions;
   FixPolicy policy = FixPolicy::None;
+  // Modules the fix makes the file import (`from x import a`: `x`, and `x.a` when `a` is a
+  // module). A fix that would make a module import itself is withheld (engine/fixer.hpp).
+  std::vector<std::string> imported_modules;
 };
 
 std::string_view to_string(Applicability applicability);

@@ -41,7 +41,7 @@ struct RuleSpec {
   std::string since;
   std::string removed_in;
   std::string confidence;
-  std::vector<std::string> references;
+  std::vector<std::string> references;  // "pytorch#N" (a pull request) or "pytorch-issue#N"
   RuleLanguage language = RuleLanguage::Python;
   std::vector<std::string> triggers;
   // Spellings of the replacement that make a try/except around a use compatibility code.
@@ -56,6 +56,9 @@ struct RuleSpec {
   // Fills {name} placeholders of the message template.
   [[nodiscard]] std::string format_message(const std::map<std::string, std::string>& values) const;
 };
+
+// The GitHub address of a catalog reference: a pull request or an issue of pytorch/pytorch.
+std::string reference_url(std::string_view reference);
 
 class Catalog {
  public:

@@ -47,6 +47,12 @@ Edit adapt_line_endings(Edit edit, std::string_view text);
 // Number of ERROR and MISSING nodes when `text` is parsed as Python.
 size_t python_syntax_errors(std::string_view text);
 
+// Withholds every fix that would make `file` import itself: one whose `imported_modules` name
+// the file's own module, or a project module that imports it back at top level (module_map.hpp).
+// The finding stays, its message saying why there is no fix. Reports and the fixer both call
+// this after linting, so what is shown as fixable is what `--fix` applies.
+void withhold_self_imports(std::vector<Diagnostic>& diagnostics, const SourceFile& file);
+
 FixOutcome fix_file(const Linter& linter, const SourceFile& file);
 
 }  // namespace torchmigrate::engine

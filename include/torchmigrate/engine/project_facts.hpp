@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: MIT
-// Gathers the project-level facts some build-file rules depend on (does the project export to
-// ONNX with dynamo=True? does its CMake find Torch?) before the files are linted one by one.
+// The project-level facts some single-file rules depend on (does the project export to ONNX
+// with dynamo=True? does its CMake find Torch?), gathered from one project's own files.
 #pragma once
 
 #include <string_view>
 #include <vector>
 
 #include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/settings.hpp"
 
 namespace torchmigrate::engine {
+
+struct ProjectFacts {
+  bool calls_onnx_dynamo_export = false;  // a Python file calls torch.onnx.export(..., dynamo=True)
+  bool cmake_finds_torch = false;         // a CMake file calls find_package(Torch)
+};
 
 // Whether this Python source calls `torch.onnx.export(..., dynamo=True)` (names resolved
 // through its imports).
 bool calls_onnx_dynamo_export(std::string_view python_source);
 
-// Reads only what can matter: nothing unless the run has build files; then Python files that
-// mention both `onnx` and `dynamo`, and CMake files that mention `find_package`.
+// Reads only what can matter: Python files that mention both `onnx` and `dynamo`, and CMake
+// files that mention `find_package`.
 ProjectFacts gather_project_facts(const std::vector<DiscoveredFile>& files, const buildfiles::ExtraExtensions& extra,
                                   unsigned jobs);
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "torchmigrate/buildfiles/file_kind.hpp"
 #include "torchmigrate/core/fix.hpp"
 #include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/project_facts.hpp"
 
 namespace torchmigrate::engine {
 
@@ -34,22 +36,21 @@ struct RuleSelection {
   [[nodiscard]] bool enabled(const RuleSpec& rule) const;
 };
 
-// Facts about the whole project that single-file checks need, gathered before linting.
-struct ProjectFacts {
-  bool calls_onnx_dynamo_export = false;  // a Python file calls torch.onnx.export(..., dynamo=True)
-  bool cmake_finds_torch = false;         // a CMake file calls find_package(Torch)
-};
+class Project;
 
 struct Settings {
   RuleSelection selection;
   TorchVersion min_torch;
   std::map<std::string, FixPolicy> policies;  // by code; "ALL" sets the default
   bool unsafe_fixes = false;
-  ProjectFacts project_facts;
+  // The file's own project: its root and the facts gathered from its tree (lazily).
+  std::shared_ptr<const Project> project;
   buildfiles::ExtraExtensions build_extensions;  // more build-file name endings (config)
   // Directory of compile_commands.json for C/C++/CUDA files (`-p DIR`); empty: search upwards.
   std::string compile_database_dir;
 
+  // The project's facts; nothing is known for a file outside any project.
+  [[nodiscard]] const ProjectFacts& project_facts() const;
   [[nodiscard]] FixPolicy policy_for(std::string_view code) const;
   // A fix whose new spelling needs 2.8 is unsafe while an older torch is supported.
   [[nodiscard]] Applicability effective(const Fix& fix) const;

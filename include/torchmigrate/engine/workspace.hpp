@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Everything a run needs to know per file, shared by the CLI and the language server: which
-// configuration applies, which linter checks it (selection, per-file ignores, torch range),
-// and which files the walk skips (excludes, .gitignore).
+// The engine's one facade, shared by the CLI and the language server: for every file, which
+// configuration applies, which project it belongs to (torch range, project facts), which
+// linter checks it (selection, per-file ignores, policy), and which files the walk skips
+// (excludes, .gitignore). A file's settings depend only on where it is, never on which other
+// files are in the run or where the run was started.
 #pragma once
 
 #include <filesystem>
@@ -15,14 +17,16 @@
 #include "torchmigrate/engine/discovery.hpp"
 #include "torchmigrate/engine/gitignore.hpp"
 #include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/project.hpp"
 
 namespace torchmigrate::engine {
 
-// Settings that come from the run rather than from configuration files.
-struct RunFacts {
-  std::optional<TorchVersion> detected_min_torch;  // from the project's pins, when not configured
-  ProjectFacts project_facts;
-  std::string compile_database_dir;
+// Where a file's settings came from, for `--show-settings` and the range line.
+struct FileContext {
+  const ResolvedConfig* config = nullptr;
+  std::shared_ptr<const Project> project;
+  const Linter* linter = nullptr;
+  std::string min_torch_source;  // "--min-torch", the config file, a pin file, or "default"
 };
 
 class Workspace {
@@ -30,23 +34,30 @@ class Workspace {
   Workspace(const Catalog& catalog, const CheckRegistry& registry, CliOverrides overrides,
             std::optional<std::filesystem::path> explicit_config, bool isolated);
 
-  void set_run_facts(RunFacts facts);
+  // `-p DIR` of the command line: the compile database for every C/C++/CUDA file.
+  void set_compile_database_dir(std::string directory);
   // Throws ConfigError for a bad configuration file.
   const ResolvedConfig& config_for(const std::filesystem::path& path);
-  // The linter for one file: its configuration plus its per-file ignores. Thread-safe.
+  // The linter for one file: its configuration, its project and its per-file ignores. Thread-safe.
   const Linter& linter_for(const std::filesystem::path& path);
+  // Everything that decided the file's settings.
+  FileContext context_for(const std::filesystem::path& path);
+  std::shared_ptr<const Project> project_of(const std::filesystem::path& path) { return projects_.project_of(path); }
   // The walk's filter: configured excludes, .gitignore (unless disabled), configured extensions.
   DiscoveryFilter filter(bool force_exclude);
   [[nodiscard]] const Catalog& catalog() const { return catalog_; }
 
  private:
+  std::vector<DiscoveredFile> project_files(const std::filesystem::path& root);
+
   const Catalog& catalog_;
   const CheckRegistry& registry_;
   ConfigResolver resolver_;
-  RunFacts facts_;
+  ProjectIndex projects_;
+  std::string compile_database_dir_;
   std::recursive_mutex mutex_;
   GitIgnore gitignore_;
-  std::map<std::string, std::unique_ptr<Linter>> linters_;  // by config path + ignored codes
+  std::map<std::string, std::unique_ptr<Linter>> linters_;  // by config path + project + ignored codes
 };
 
 }  // namespace torchmigrate::engine

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What the server lints each file with: the settings resolver (one entry point, settings_for)
-// and the file filter. The project's configuration files are read by the engine's
-// ConfigResolver, as for the CLI; the client's options play the part of command-line flags.
+// and the file filter. Both ask the engine's Workspace, exactly as `check` does (configuration
+// files, the file's project with its torch range and facts); the client's options play the
+// part of command-line flags.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,7 @@
 #include "torchmigrate/engine/linter.hpp"
 #include "torchmigrate/engine/python_check.hpp"
 #include "torchmigrate/engine/settings.hpp"
+#include "torchmigrate/engine/workspace.hpp"
 
 namespace torchmigrate::lsp {
 
@@ -36,14 +38,15 @@ struct ClientOptions {
 // `errors` (shown to the user), the rest still applies.
 ClientOptions parse_client_options(const nlohmann::json& options, std::vector<std::string>& errors);
 
-// Files whose change can change the settings (re-read on workspace/didChangeWatchedFiles).
+// Files whose change can change the settings (re-read on workspace/didChangeWatchedFiles):
+// configuration files, and the pins and build files a project's range and facts come from.
 inline constexpr std::array<std::string_view, 3> kConfigFileNames = {"pyproject.toml", "torchmigrate.toml",
                                                                      ".torchmigrate.toml"};
 bool is_config_file(const std::filesystem::path& path);
 
 struct FileSettings {
   engine::Settings settings;
-  std::shared_ptr<const engine::Linter> linter;
+  std::shared_ptr<const engine::Linter> linter;  // keeps its workspace alive
 };
 
 class SettingsResolver {
@@ -64,16 +67,16 @@ class SettingsResolver {
   std::vector<std::string> take_errors() { return std::exchange(errors_, {}); }
 
  private:
-  std::shared_ptr<const FileSettings> build(engine::Settings settings);
-  engine::ConfigResolver& configs();
+  std::shared_ptr<const FileSettings> defaults();
+  engine::Workspace& workspace();
 
  private:
   const engine::Catalog& catalog_;
   const engine::CheckRegistry& registry_;
   std::vector<std::filesystem::path> roots_;
   ClientOptions options_;
-  std::unique_ptr<engine::ConfigResolver> configs_;  // recreated when options or files change
-  std::map<std::string, std::shared_ptr<const FileSettings>> cache_;  // by config + per-file ignores
+  std::shared_ptr<engine::Workspace> workspace_;  // recreated when options or files change
+  std::map<const engine::Linter*, std::shared_ptr<const FileSettings>> cache_;
   std::shared_ptr<const FileSettings> defaults_;
   uint64_t generation_ = 1;
   std::vector<std::string> errors_;

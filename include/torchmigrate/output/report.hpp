@@ -21,6 +21,9 @@ namespace torchmigrate::output {
 struct FileFindings {
   std::shared_ptr<const SourceFile> file;  // the text the findings' offsets refer to
   std::vector<Diagnostic> diagnostics;
+  // The settings the file was checked with (its project's policy and torch range decide
+  // which fixes apply); null: the report's.
+  const engine::Settings* settings = nullptr;
 };
 
 struct Report {
@@ -32,6 +35,10 @@ struct Report {
   // Absolute directory that relative file paths are relative to (the working directory);
   // the CI formats (SARIF, GitHub, GitLab, JUnit) print paths relative to it.
   std::string root;
+
+  [[nodiscard]] const engine::Settings& settings_for(const FileFindings& findings) const {
+    return findings.settings != nullptr ? *findings.settings : *settings;
+  }
 };
 
 enum class Format { Concise, Full, Json, JsonLines, Sarif, Github, Gitlab, Junit };
@@ -61,7 +68,7 @@ void write_statistics(Format format, const Report& report, std::ostream& out);
 bool fixable(const Diagnostic& diagnostic, const engine::Settings& settings);
 
 // One finding as the json and json-lines formats print it.
-nlohmann::json finding_json(const Report& report, const SourceFile& file, const Diagnostic& diagnostic);
+nlohmann::json finding_json(const Report& report, const FileFindings& findings, const Diagnostic& diagnostic);
 
 // The file's path for CI systems: relative to `report.root` when it lies below it, with
 // `/` separators and no leading `./`; otherwise the path as given.

@@ -34,7 +34,7 @@ class CmakeRemovedTargetsCheck final : public engine::FileCheck {
     const buildfiles::BuildFile& file = build_file(context);
     if (file.kind != buildfiles::FileKind::CMake) return;
     // The project may find the package in another CMake file (the top-level CMakeLists.txt).
-    bool project_finds = package_ == "Torch" && context.settings().project_facts.cmake_finds_torch;
+    bool project_finds = package_ == "Torch" && context.settings().project_facts().cmake_finds_torch;
     if (!project_finds && !buildfiles::calls_find_package(file, package_)) return;
     for (const Name& name : names_) {
       if (!name.unless_package.empty() && buildfiles::calls_find_package(file, name.unless_package)) continue;

@@ -28,7 +28,7 @@ class OldRequirementCheck final : public engine::FileCheck {
 
   void check(engine::FileCheckContext& context) override {
     const buildfiles::BuildFile& file = build_file(context);
-    bool escalate = context.settings().project_facts.calls_onnx_dynamo_export;
+    bool escalate = context.settings().project_facts().calls_onnx_dynamo_export;
     for (const buildfiles::Requirement& requirement : buildfiles::find_requirements(file, package_)) {
       // A bare name leaves the choice to the resolver, which picks the newest release.
       if (requirement.specifier.empty()) continue;
@@ -39,7 +39,7 @@ class OldRequirementCheck final : public engine::FileCheck {
           rule(), requirement.range,
           {{"requirement", written},
            {"minimum", minimum_text_},
-           {"usage", escalate ? "this project calls it" : "no call was found in the checked files"}});
+           {"usage", escalate ? "this project calls it" : "no call was found in this project"}});
       if (escalate) diagnostic.severity = Severity::Error;
       if (!requirement.fixable) {
         diagnostic.message += "; no fix is offered because the requirement spans lines or escapes";

@@ -19,6 +19,8 @@ using engine::PythonCheckContext;
 using python::Node;
 
 constexpr std::string_view kPt2eModule = "quantize_pt2e";
+// Where the fix moves PT2E imports to.
+constexpr std::string_view kTorchaoPt2e = "torchao.quantization.pt2e.quantize_pt2e";
 
 // The functions torchao's `quantize_pt2e` module provides under the same names.
 bool is_pt2e_function(std::string_view name) {
@@ -84,14 +86,14 @@ class AoQuantizationCheck final : public engine::PythonCheck {
 
   void finish(PythonCheckContext& context) override {
     // The import rewrite of a module name travels with the findings at its uses.
-    std::map<const python::Binding*, const std::vector<Edit>*> moved;
+    std::map<const python::Binding*, const Pending*> moved;
     for (Pending& pending : pending_) {
       Diagnostic& diagnostic = context.report(rule(), pending.statement.range(), pending.values);
       if (pending.fix.empty()) continue;
       // A module imported under a name is only moved when every use is a function torchao has.
       if (pending.binding != nullptr && unsupported_uses_.count(pending.binding)) continue;
-      diagnostic.fixes.push_back(pt2e_fix(pending.fix));
-      if (pending.binding != nullptr) moved[pending.binding] = &pending.fix;
+      diagnostic.fixes.push_back(pt2e_fix(pending));
+      if (pending.binding != nullptr) moved[pending.binding] = &pending;
     }
     for (const Use& use : uses_) {
       Diagnostic& diagnostic = context.report(rule(), use.node.range(), use.values);
@@ -110,15 +112,17 @@ class AoQuantizationCheck final : public engine::PythonCheck {
     Node statement;
     std::map<std::string, std::string> values;
     std::vector<Edit> fix;                      // empty: no fix
+    std::vector<std::string> imports;           // the modules the fixed statement imports
     const python::Binding* binding = nullptr;   // the module name the fix rebinds, if any
   };
 
-  [[nodiscard]] Fix pt2e_fix(const std::vector<Edit>& edits) const {
+  [[nodiscard]] Fix pt2e_fix(const Pending& pending) const {
     Fix fix;
     fix.title = "Import from `torchao.quantization.pt2e.quantize_pt2e`";
-    fix.edits = edits;
+    fix.edits = pending.fix;
     fix.applicability = rule().fix_applicability.value_or(Applicability::Unsafe);
     fix.compat = rule().fix_compat;
+    fix.imported_modules = pending.imports;
     return fix;
   }
 
@@ -237,7 +241,8 @@ class AoQuantizationCheck final : public engine::PythonCheck {
       if (statement.named_child_count() != 1 || names.size() != 1) return;
       Node item = names[0].item;
       if (item.kind() != "aliased_import" || !is_pt2e_module(names[0].qualified)) return;
-      pending.fix = {Edit::replace(item.field("name").range(), "torchao.quantization.pt2e.quantize_pt2e")};
+      pending.fix = {Edit::replace(item.field("name").range(), std::string(kTorchaoPt2e))};
+      pending.imports = {std::string(kTorchaoPt2e)};
       pending.binding = context.model().binding_created_by(item.field("alias").text(), statement);
       return;
     }
@@ -249,13 +254,15 @@ class AoQuantizationCheck final : public engine::PythonCheck {
         Node name = item.kind() == "aliased_import" ? item.field("name") : item;
         if (!is_pt2e_function(name.text())) return;
       }
-      pending.fix = {Edit::replace(module.range(), "torchao.quantization.pt2e.quantize_pt2e")};
+      pending.fix = {Edit::replace(module.range(), std::string(kTorchaoPt2e))};
+      pending.imports = {std::string(kTorchaoPt2e)};
       return;
     }
     // `from torch.ao.quantization import quantize_pt2e [as qp]`.
     if (module.text() == "torch.ao.quantization" && items.size() == 1 && is_pt2e_module(names[0].qualified)) {
       Node bound = items[0].kind() == "aliased_import" ? items[0].field("alias") : items[0];
       pending.fix = {Edit::replace(module.range(), "torchao.quantization.pt2e")};
+      pending.imports = {"torchao.quantization.pt2e", std::string(kTorchaoPt2e)};
       pending.binding = context.model().binding_created_by(bound.text(), statement);
     }
   }

@@ -64,3 +64,8 @@ TEST_CASE("check params are validated when the linter is built") {
   Catalog catalog = Catalog::parse({{"TM999.json", rule_text}});
   CHECK_THROWS_WITH(engine::Linter(catalog, checks::builtin_registry(), {}), Catch::Contains("unknown key `typo`"));
 }
+
+TEST_CASE("a reference links a pull request or an issue of pytorch/pytorch") {
+  CHECK(engine::reference_url("pytorch#156630") == "https://github.com/pytorch/pytorch/pull/156630");
+  CHECK(engine::reference_url("pytorch-issue#156181") == "https://github.com/pytorch/pytorch/issues/156181");
+}

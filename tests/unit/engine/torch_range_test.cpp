@@ -9,40 +9,12 @@
 
 #include "torchmigrate/engine/pep440.hpp"
 #include "torchmigrate/engine/torch_range.hpp"
+#include "temp_project.hpp"
 
 using namespace torchmigrate::engine;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A fresh directory under the system temp dir, removed when the test ends.
-class TempProject {
- public:
-  TempProject() {
-    static std::atomic<int> counter{0};
-    root_ = fs::temp_directory_path() /
-            ("torchmigrate-range-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "src" / "pkg");
-    fs::create_directories(root_ / ".git");  // bounds the upward search
-  }
-  ~TempProject() {
-    std::error_code ignored;
-    fs::remove_all(root_, ignored);
-  }
-  TempProject(const TempProject&) = delete;
-  TempProject& operator=(const TempProject&) = delete;
-
-  void write(const std::string& name, const std::string& text) const {
-    fs::create_directories((root_ / name).parent_path());
-    std::ofstream(root_ / name, std::ios::binary) << text;
-  }
-  [[nodiscard]] const fs::path& root() const { return root_; }
-  [[nodiscard]] std::vector<fs::path> source() const { return {root_ / "src" / "pkg"}; }
-
- private:
-  fs::path root_;
-};
 
 std::optional<TorchVersion> lowest(std::string_view specifiers) { return lowest_admitted(specifiers); }
 

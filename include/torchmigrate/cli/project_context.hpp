@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+// What `check` says about the projects it runs in: the supported torch range of each project
+// (stderr, before the report) and `--show-settings`, the resolved context of given files.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "torchmigrate/engine/discovery.hpp"
+#include "torchmigrate/engine/workspace.hpp"
+
+namespace torchmigrate::cli {
+
+// One line per project of the run ("supported torch >= 2.7 (from requirements.txt:1)"),
+// prefixed by the project's directory when the run spans several; notes about unreadable pins.
+// Machine-readable formats keep stderr quiet apart from the notes.
+void print_torch_ranges(engine::Workspace& workspace, const std::vector<engine::DiscoveredFile>& files,
+                        const std::vector<std::string>& paths, bool machine_readable, std::ostream& err);
+
+// `--show-settings`: for each file, its project root, configuration, torch range and source,
+// policies, enabled rules, per-file ignores, compile database and project facts.
+void print_settings(engine::Workspace& workspace, const std::vector<std::string>& paths, std::ostream& out);
+
+}  // namespace torchmigrate::cli

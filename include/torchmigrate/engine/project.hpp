@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// A project: the nearest directory at or above a file that holds pins (requirements, pyproject,
+// setup.py/setup.cfg, environment files) or a torchmigrate configuration, never above the
+// repository root. Everything a verdict may depend on besides the file itself is resolved here,
+// once per project: the supported torch range and the facts gathered from the project's tree.
+// A file's result therefore never depends on which other files are in the run.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "torchmigrate/engine/discovery.hpp"
+#include "torchmigrate/engine/project_facts.hpp"
+#include "torchmigrate/engine/torch_range.hpp"
+
+namespace torchmigrate::engine {
+
+class Project {
+ public:
+  // Lists the project's own files (nested projects excluded); called at most once, when a check
+  // first asks for a fact.
+  using FileLister = std::function<std::vector<DiscoveredFile>()>;
+
+  Project(std::filesystem::path root, TorchRange torch_range, FileLister files, buildfiles::ExtraExtensions extensions);
+  // A project whose facts are given (tests, unsaved editor buffers).
+  static std::shared_ptr<const Project> with_facts(ProjectFacts facts, std::filesystem::path root = {});
+
+  [[nodiscard]] const std::filesystem::path& root() const { return root_; }
+  // Detected from the project's own pins; the configuration may override it (Settings::min_torch).
+  [[nodiscard]] const TorchRange& torch_range() const { return torch_range_; }
+  // Gathered from the project's tree on first use, then shared by every file of the project.
+  [[nodiscard]] const ProjectFacts& facts() const;
+
+ private:
+  std::filesystem::path root_;
+  TorchRange torch_range_;
+  FileLister files_;
+  buildfiles::ExtraExtensions extensions_;
+  mutable std::once_flag gathered_;
+  mutable ProjectFacts facts_;
+};
+
+// The directory of the project that holds `path` (a file or directory): the nearest one at or
+// above it with pins or a configuration file, stopping at the repository root (a `.git` entry);
+// with none, the repository root, or the file's own directory outside any repository.
+std::filesystem::path project_root_of(const std::filesystem::path& path);
+
+// Finds and caches projects by directory. Thread-safe.
+class ProjectIndex {
+ public:
+  // Makes the file lister of a project rooted at a directory (the caller knows the filters).
+  using ListerFactory = std::function<Project::FileLister(const std::filesystem::path& root)>;
+
+  explicit ProjectIndex(ListerFactory lister, buildfiles::ExtraExtensions extensions = {});
+
+  std::shared_ptr<const Project> project_of(const std::filesystem::path& path);
+  // The project root for `path`, cached per directory.
+  std::filesystem::path root_of(const std::filesystem::path& path);
+  // Every project met so far, by root.
+  [[nodiscard]] std::vector<std::shared_ptr<const Project>> projects() const;
+
+ private:
+  // The nearest directory at or above `directory` that is a project root or the repository top.
+  std::optional<std::filesystem::path> nearest_edge(const std::filesystem::path& directory);
+
+  ListerFactory lister_;
+  buildfiles::ExtraExtensions extensions_;
+  mutable std::recursive_mutex mutex_;
+  std::map<std::filesystem::path, std::optional<std::filesystem::path>> edges_;
+  std::map<std::filesystem::path, std::shared_ptr<const Project>> projects_;
+};
+
+}  // namespace torchmigrate::engine

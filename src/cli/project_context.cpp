@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/cli/project_context.hpp"
+
+#include <map>
+#include <set>
+#include <system_error>
+
+#include "torchmigrate/engine/project.hpp"
+
+namespace torchmigrate::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+// A directory as the user would type it from here: relative when below the working directory.
+std::string shown(const fs::path& path) {
+  std::error_code error;
+  fs::path cwd = fs::weakly_canonical(fs::current_path(error), error);
+  fs::path relative = path.lexically_relative(cwd);
+  if (!relative.empty() && *relative.begin() != "..") return relative.generic_string();
+  return path.generic_string();
+}
+
+std::string yes_no(bool value) { return value ? "yes" : "no"; }
+
+std::string join(const std::vector<std::string>& items, std::string_view empty) {
+  if (items.empty()) return std::string(empty);
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+}  // namespace
+
+void print_torch_ranges(engine::Workspace& workspace, const std::vector<engine::DiscoveredFile>& files,
+                        const std::vector<std::string>& paths, bool machine_readable, std::ostream& err) {
+  // Each project once, ordered by root; a run of no files still names the project of its first path.
+  std::map<fs::path, engine::FileContext> by_root;
+  for (const engine::DiscoveredFile& file : files) {
+    engine::FileContext context = workspace.context_for(file.path);
+    by_root.try_emplace(context.project->root(), context);
+  }
+  if (by_root.empty() && !paths.empty()) {
+    engine::FileContext context = workspace.context_for(paths.front());
+    by_root.try_emplace(context.project->root(), context);
+  }
+  std::set<std::string> notes;
+  for (const auto& [root, context] : by_root) {
+    for (const std::string& note : context.project->torch_range().notes) notes.insert(note);
+  }
+  for (const std::string& note : notes) err << "torchmigrate: note: " << note << '\n';
+  if (machine_readable) return;
+  for (const auto& [root, context] : by_root) {
+    err << "torchmigrate: ";
+    if (by_root.size() > 1) err << shown(root) << ": ";
+    err << "supported torch >= " << context.linter->settings().min_torch.str() << " (from " << context.min_torch_source
+        << ")\n";
+  }
+}
+
+void print_settings(engine::Workspace& workspace, const std::vector<std::string>& paths, std::ostream& out) {
+  for (const std::string& path : paths) {
+    engine::FileContext context = workspace.context_for(path);
+    const engine::Settings& settings = context.linter->settings();
+    std::vector<std::string> enabled, policies;
+    for (const engine::RuleSpec& rule : workspace.catalog().rules()) {
+      if (settings.selection.enabled(rule)) enabled.push_back(rule.code);
+    }
+    for (const auto& [code, policy] : settings.policies) policies.push_back(code + "=" + std::string(to_string(policy)));
+    const engine::ProjectFacts& facts = settings.project_facts();
+    out << "Settings for " << path << '\n'
+        << "  project root: " << shown(context.project->root()) << '\n'
+        << "  configuration: " << (context.config->source ? shown(*context.config->source) : "none") << '\n'
+        << "  supported torch: >= " << settings.min_torch.str() << " (from " << context.min_torch_source << ")\n"
+        << "  policy: " << join(policies, "keep-old (default)") << '\n'
+        << "  unsafe fixes: " << (settings.unsafe_fixes ? "on" : "off") << '\n'
+        << "  enabled rules: " << join(enabled, "none") << '\n'
+        << "  per-file ignores: " << join(settings.selection.file_ignore, "none") << '\n'
+        << "  compile database: "
+        << (settings.compile_database_dir.empty() ? "searched upwards from each file" : settings.compile_database_dir)
+        << '\n'
+        << "  project facts: calls torch.onnx.export(dynamo=True): " << yes_no(facts.calls_onnx_dynamo_export)
+        << "; CMake finds Torch: " << yes_no(facts.cmake_finds_torch) << '\n';
+  }
+}
+
+}  // namespace torchmigrate::cli

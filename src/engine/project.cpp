@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/engine/project.hpp"
+
+#include <system_error>
+
+#include "torchmigrate/engine/parallel.hpp"
+
+namespace torchmigrate::engine {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_repository_top(const fs::path& directory) {
+  std::error_code error;
+  return fs::exists(directory / ".git", error);
+}
+
+// Pins or a torchmigrate configuration make a directory a project's root.
+bool marks_project(const fs::path& directory) {
+  for (const char* name : {".torchmigrate.toml", "torchmigrate.toml"}) {
+    std::error_code error;
+    if (fs::is_regular_file(directory / name, error)) return true;
+  }
+  return holds_pins(directory);
+}
+
+fs::path start_directory(const fs::path& path) {
+  std::error_code error;
+  fs::path absolute = fs::weakly_canonical(fs::absolute(path, error), error);
+  if (error) absolute = fs::absolute(path, error).lexically_normal();
+  return fs::is_directory(absolute, error) ? absolute : absolute.parent_path();
+}
+
+}  // namespace
+
+Project::Project(fs::path root, TorchRange torch_range, FileLister files, buildfiles::ExtraExtensions extensions)
+    : root_(std::move(root)), torch_range_(std::move(torch_range)), files_(std::move(files)),
+      extensions_(std::move(extensions)) {}
+
+std::shared_ptr<const Project> Project::with_facts(ProjectFacts facts, fs::path root) {
+  auto project = std::make_shared<Project>(std::move(root), TorchRange{}, nullptr, buildfiles::ExtraExtensions{});
+  std::call_once(project->gathered_, [&] { project->facts_ = facts; });
+  return project;
+}
+
+const ProjectFacts& Project::facts() const {
+  std::call_once(gathered_, [this] {
+    if (files_) facts_ = gather_project_facts(files_(), extensions_, default_jobs());
+  });
+  return facts_;
+}
+
+fs::path project_root_of(const fs::path& path) {
+  fs::path start = start_directory(path);
+  for (fs::path directory = start;; directory = directory.parent_path()) {
+    if (marks_project(directory) || is_repository_top(directory)) return directory;
+    if (directory == directory.parent_path()) return start;
+  }
+}
+
+ProjectIndex::ProjectIndex(ListerFactory lister, buildfiles::ExtraExtensions extensions)
+    : lister_(std::move(lister)), extensions_(std::move(extensions)) {}
+
+fs::path ProjectIndex::root_of(const fs::path& path) {
+  fs::path start = start_directory(path);
+  std::lock_guard lock(mutex_);
+  std::optional<fs::path> edge = nearest_edge(start);
+  return edge ? *edge : start;
+}
+
+// Memoised per directory, so a walk over many files lists each ancestor once.
+std::optional<fs::path> ProjectIndex::nearest_edge(const fs::path& directory) {
+  if (auto it = edges_.find(directory); it != edges_.end()) return it->second;
+  std::optional<fs::path> edge;
+  if (marks_project(directory) || is_repository_top(directory)) {
+    edge = directory;
+  } else if (directory != directory.parent_path()) {
+    edge = nearest_edge(directory.parent_path());
+  }
+  edges_.emplace(directory, edge);
+  return edge;
+}
+
+std::shared_ptr<const Project> ProjectIndex::project_of(const fs::path& path) {
+  fs::path root = root_of(path);
+  std::lock_guard lock(mutex_);
+  auto it = projects_.find(root);
+  if (it == projects_.end()) {
+    auto project = std::make_shared<Project>(root, detect_torch_range({root}), lister_ ? lister_(root) : nullptr,
+                                             extensions_);
+    it = projects_.emplace(root, std::move(project)).first;
+  }
+  return it->second;
+}
+
+std::vector<std::shared_ptr<const Project>> ProjectIndex::projects() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::shared_ptr<const Project>> all;
+  for (const auto& [root, project] : projects_) all.push_back(project);
+  return all;
+}
+
+}  // namespace torchmigrate::engine

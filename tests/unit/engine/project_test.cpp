@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+// Projects: where a file's project starts, its own torch range, facts gathered from its own
+// files only (never a nested project's), and one Workspace giving each file its project's
+// settings whatever else is asked first.
+#include <catch2/catch.hpp>
+
+#include "temp_project.hpp"
+#include "torchmigrate/checks/registry.hpp"
+#include "torchmigrate/engine/project.hpp"
+#include "torchmigrate/engine/workspace.hpp"
+
+using namespace torchmigrate::engine;
+using torchmigrate::FixPolicy;
+namespace fs = std::filesystem;
+
+TEST_CASE("A project starts at the nearest directory with pins or a configuration, never above the repository") {
+  TempProject tree;
+  tree.write("a/requirements.txt", "torch>=2.8\n");
+  tree.write("a/src/m.py", "");
+  tree.write("b/torchmigrate.toml", "");
+  tree.write("b/x/y.py", "");
+  tree.write("c/z.py", "");
+  fs::path root = fs::canonical(tree.root());
+  CHECK(project_root_of(root / "a" / "src" / "m.py") == root / "a");
+  CHECK(project_root_of(root / "a") == root / "a");
+  CHECK(project_root_of(root / "b" / "x" / "y.py") == root / "b");
+  // No pins below the repository root: the repository is the project.
+  CHECK(project_root_of(root / "c" / "z.py") == root);
+}
+
+TEST_CASE("Each project has its own torch range and facts from its own files only") {
+  TempProject tree;
+  tree.write("a/requirements.txt", "torch>=2.8\n");
+  tree.write("a/CMakeLists.txt", "find_package(Torch REQUIRED)\n");
+  tree.write("a/nested/pyproject.toml", "[project]\nname = \"n\"\ndependencies = [\"torch>=2.5\"]\n");
+  tree.write("a/nested/export.py",
+             "import torch\ntorch.onnx.export(m, (x,), \"m.onnx\", dynamo=True)\n");
+  Workspace workspace(Catalog::builtin(), torchmigrate::checks::builtin_registry(), {}, std::nullopt, false);
+  fs::path root = fs::canonical(tree.root());
+
+  std::shared_ptr<const Project> outer = workspace.project_of(root / "a" / "CMakeLists.txt");
+  std::shared_ptr<const Project> nested = workspace.project_of(root / "a" / "nested" / "export.py");
+  CHECK(outer->torch_range().min_torch == TorchVersion{2, 8});
+  CHECK(nested->torch_range().min_torch == TorchVersion{2, 5});
+  CHECK(outer->facts().cmake_finds_torch);
+  CHECK_FALSE(outer->facts().calls_onnx_dynamo_export);  // that call belongs to the nested project
+  CHECK(nested->facts().calls_onnx_dynamo_export);
+  CHECK_FALSE(nested->facts().cmake_finds_torch);
+}
+
+TEST_CASE("A file's settings do not depend on which files were asked about before") {
+  TempProject tree;
+  tree.write("new/requirements.txt", "torch>=2.8\n");
+  tree.write("new/a.py", "");
+  tree.write("old/requirements.txt", "torch>=2.6\n");
+  tree.write("old/torchmigrate.toml", "policy = \"adopt-new\"\n");
+  tree.write("old/b.py", "");
+  fs::path root = fs::canonical(tree.root());
+  auto settings_of = [&](const std::vector<std::string>& order) {
+    Workspace workspace(Catalog::builtin(), torchmigrate::checks::builtin_registry(), {}, std::nullopt, false);
+    std::map<std::string, std::pair<TorchVersion, FixPolicy>> seen;
+    for (const std::string& name : order) {
+      const Settings& settings = workspace.linter_for(root / name).settings();
+      seen[name] = {settings.min_torch, settings.policy_for("TM201")};
+    }
+    return seen;
+  };
+  auto forward = settings_of({"new/a.py", "old/b.py"});
+  CHECK(forward == settings_of({"old/b.py", "new/a.py"}));
+  CHECK(forward["new/a.py"] == std::pair{TorchVersion{2, 8}, FixPolicy::KeepOld});
+  CHECK(forward["old/b.py"] == std::pair{TorchVersion{2, 6}, FixPolicy::AdoptNew});
+}
