@@ -58,6 +58,8 @@ std::string_view code_block_language(const engine::RuleSpec& rule) {
     case buildfiles::FileKind::Ini: return "ini";
     case buildfiles::FileKind::SetupPy: return "python";
     case buildfiles::FileKind::DotEnv: return "dotenv";
+    case buildfiles::FileKind::Batch: return "bat";
+    case buildfiles::FileKind::Singularity: return "singularity";
     case buildfiles::FileKind::Requirements:
     case buildfiles::FileKind::Unknown: break;
   }

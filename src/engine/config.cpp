@@ -78,7 +78,8 @@ std::string extension_choices() {
                                     buildfiles::FileKind::Yaml, buildfiles::FileKind::CondaEnvironment,
                                     buildfiles::FileKind::CMake, buildfiles::FileKind::Makefile,
                                     buildfiles::FileKind::Toml, buildfiles::FileKind::Ini,
-                                    buildfiles::FileKind::Requirements, buildfiles::FileKind::DotEnv}) {
+                                    buildfiles::FileKind::Requirements, buildfiles::FileKind::DotEnv,
+                                    buildfiles::FileKind::Batch, buildfiles::FileKind::Singularity}) {
     list += ", " + std::string(buildfiles::to_string(kind));
   }
   return list;

@@ -3,6 +3,8 @@
 
 #include <regex>
 
+#include "torchmigrate/buildfiles/file_kind.hpp"
+
 namespace torchmigrate::lsp {
 namespace {
 
@@ -124,6 +126,8 @@ std::optional<Suppression> suppression_edit(const Document& document, const Diag
       append = " // NOLINT(" + code + ")";
       break;
     case Language::BuildFile: {
+      // cmd.exe has no `#` comment: text appended to `set X=...` would become part of the value.
+      if (buildfiles::kind_for(file.path()) == buildfiles::FileKind::Batch) return std::nullopt;
       if (is_dockerfile(file.path())) {
         // Only a RUN instruction hands the rest of its line to a shell, where `#` starts a comment.
         size_t first = line.find_first_not_of(" \t");
