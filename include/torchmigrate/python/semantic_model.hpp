@@ -49,8 +49,9 @@ class SemanticModel {
   // The binding `name` refers to at `node`'s position, following Python's scope rules.
   [[nodiscard]] const Binding* lookup(std::string_view name, Node at) const;
   // Every binding of `name` that may be in effect at `at`, latest first: both branches of an
-  // `if`/`else`, a `try` body and its handlers, a loop body and what preceded it. Its first
-  // entry is `lookup`'s answer; a binding in a branch that excludes `at` is left out.
+  // `if`/`else`, a `try` body and its handlers, a loop body and what preceded it. A binding in
+  // a branch that excludes `at` (another branch of the same `if`, handler or `case`) is left
+  // out, which `lookup` does not do.
   [[nodiscard]] std::vector<const Binding*> reaching_bindings(std::string_view name, Node at) const;
   // What an expression may refer to, one entry per possibility (deduplicated): nullopt for a
   // possibility that is not an import (a local, a builtin, unknown). Conditional expressions
