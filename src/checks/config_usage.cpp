@@ -341,7 +341,7 @@ Node ConfigUsageFinder::local_dict(Node identifier) const {
   return right;
 }
 
-void ConfigUsageFinder::dict_entries(Node dict, const std::string& module, Node owner, bool via_local, bool options,
+void ConfigUsageFinder::dict_entries(Node dict, const std::string& module, Node owner, bool via_local, DictSource source,
                                      std::vector<ConfigUsage>& out) const {
   for (uint32_t i = 0; i < dict.named_child_count(); ++i) {
     Node pair = dict.named_child(i);
@@ -349,6 +349,8 @@ void ConfigUsageFinder::dict_entries(Node dict, const std::string& module, Node 
     Node key = pair.field("key");
     std::optional<std::string> text = plain_string(key);
     if (!text) continue;
+    // torch.compile reads `"use-mixed-mm"` as `use_mixed_mm` (`key.replace("-", "_")`).
+    if (source == DictSource::CompileOptions) std::replace(text->begin(), text->end(), '-', '_');
     ConfigUsage usage;
     usage.kind = ConfigUsageKind::DictEntry;
     usage.module = module;
@@ -358,7 +360,7 @@ void ConfigUsageFinder::dict_entries(Node dict, const std::string& module, Node 
     usage.value = pair.field("value");
     usage.owner_call = owner;
     usage.via_local_dict = via_local;
-    usage.in_compile_options = options;
+    usage.in_compile_options = source != DictSource::Patch;
     out.push_back(std::move(usage));
   }
 }
@@ -441,19 +443,33 @@ void ConfigUsageFinder::from_call(Node call, std::vector<ConfigUsage>& out) cons
   if (options_keyword != nullptr) {
     Node value = arguments.keyword_value(options_keyword);
     if (!value) return;
+    DictSource source = *callee == "torch.compile" ? DictSource::CompileOptions : DictSource::AotOptions;
     if (value.kind() == "dictionary") {
-      dict_entries(value, "torch._inductor.config", call, false, true, out);
+      dict_entries(value, "torch._inductor.config", call, false, source, out);
     } else if (Node dict = local_dict(value)) {
-      dict_entries(dict, "torch._inductor.config", call, true, true, out);
+      dict_entries(dict, "torch._inductor.config", call, true, source, out);
     }
     return;
   }
 
-  // config.patch(...) on one of the config modules.
-  if (callee->size() <= 6 || callee->substr(callee->size() - 6) != ".patch") return;
+  // config.patch(...) / config.load_config({...}) on one of the config modules.
+  size_t dot = callee->rfind('.');
+  if (dot == std::string::npos) return;
+  std::string_view method = std::string_view(*callee).substr(dot + 1);
+  if (method != "patch" && method != "load_config") return;
   std::string rest;
-  std::optional<std::string> module = module_of(callee->substr(0, callee->size() - 6), &rest);
+  std::optional<std::string> module = module_of(callee->substr(0, dot), &rest);
   if (!module || !rest.empty()) return;
+  if (method == "load_config") {
+    // `load_config(d)` sets every key of `d` (unknown keys are dropped with a warning).
+    if (positional.empty()) return;
+    if (positional[0].kind() == "dictionary") {
+      dict_entries(positional[0], *module, call, false, DictSource::Patch, out);
+    } else if (Node dict = local_dict(positional[0])) {
+      dict_entries(dict, *module, call, true, DictSource::Patch, out);
+    }
+    return;
+  }
   Node list = arguments.list();
   for (uint32_t i = 0; i < list.named_child_count(); ++i) {
     Node argument = list.named_child(i);
@@ -468,12 +484,17 @@ void ConfigUsageFinder::from_call(Node call, std::vector<ConfigUsage>& out) cons
       usage.owner_call = call;
       out.push_back(std::move(usage));
     } else if (argument.kind() == "dictionary_splat") {
-      if (Node dict = local_dict(argument.named_child(0))) dict_entries(dict, *module, call, true, false, out);
+      Node splatted = argument.named_child(0);
+      if (splatted && splatted.kind() == "dictionary") {
+        dict_entries(splatted, *module, call, false, DictSource::Patch, out);
+      } else if (Node dict = local_dict(splatted)) {
+        dict_entries(dict, *module, call, true, DictSource::Patch, out);
+      }
     }
   }
   if (positional.empty()) return;
   if (positional[0].kind() == "dictionary") {
-    dict_entries(positional[0], *module, call, false, false, out);
+    dict_entries(positional[0], *module, call, false, DictSource::Patch, out);
   } else if (std::optional<std::string> key = plain_string(positional[0])) {
     ConfigUsage usage;
     usage.kind = ConfigUsageKind::PatchPositional;
@@ -485,7 +506,7 @@ void ConfigUsageFinder::from_call(Node call, std::vector<ConfigUsage>& out) cons
     usage.owner_call = call;
     out.push_back(std::move(usage));
   } else if (Node dict = local_dict(positional[0])) {
-    dict_entries(dict, *module, call, true, false, out);
+    dict_entries(dict, *module, call, true, DictSource::Patch, out);
   }
 }
 

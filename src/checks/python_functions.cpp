@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/checks/python_functions.hpp"
 
+#include "torchmigrate/checks/call_arguments.hpp"
+#include "torchmigrate/checks/config_usage.hpp"
+
 namespace torchmigrate::checks {
 
 using python::Node;
@@ -37,6 +40,17 @@ bool is_builtin(const python::SemanticModel& model, Node expression, std::string
     return resolved && *resolved == "builtins." + std::string(name);
   }
   return false;
+}
+
+Node getattr_name(const python::SemanticModel& model, Node call) {
+  if (!call || call.kind() != "call" || !is_builtin(model, call.field("function"), "getattr")) return {};
+  CallArguments arguments(call);
+  if (!arguments.valid() || arguments.has_star_args() || arguments.has_star_kwargs() ||
+      arguments.positional().size() != 2) {
+    return {};
+  }
+  Node name = arguments.positional()[1];
+  return plain_string(name) ? name : Node{};
 }
 
 Node strip_parentheses(Node expression) {

@@ -4,7 +4,9 @@
 #include <algorithm>
 
 #include "torchmigrate/checks/call_arguments.hpp"
+#include "torchmigrate/checks/config_usage.hpp"
 #include "torchmigrate/checks/module_references.hpp"
+#include "torchmigrate/checks/python_functions.hpp"
 #include "torchmigrate/python/compat_guards.hpp"
 
 namespace torchmigrate::checks {
@@ -26,7 +28,7 @@ RenamedReferencesCheck::RenamedReferencesCheck(const engine::RuleSpec& rule, std
     : PythonCheck(rule), targets_(std::move(targets)) {}
 
 std::vector<std::string_view> RenamedReferencesCheck::node_kinds() const {
-  return {"import_from_statement", "identifier", "attribute"};
+  return {"import_from_statement", "identifier", "attribute", "call"};
 }
 
 void RenamedReferencesCheck::visit(Node node, PythonCheckContext& context) {
@@ -36,7 +38,16 @@ void RenamedReferencesCheck::visit(Node node, PythonCheckContext& context) {
     return;
   }
   if (kind == "identifier" && !is_reference_identifier(node)) return;
-  std::optional<std::string> qualified = context.model().resolve(node);
+  std::optional<std::string> qualified;
+  if (kind == "call") {
+    // `getattr(torch.export, "export_for_inference")` raises like the attribute access does.
+    Node name = getattr_name(context.model(), node);
+    if (!name) return;
+    qualified = context.model().resolve(CallArguments(node).positional()[0]);
+    if (qualified) *qualified += "." + *plain_string(name);
+  } else {
+    qualified = context.model().resolve(node);
+  }
   if (!qualified) return;
   for (size_t i = 0; i < targets_.size(); ++i) {
     if (*qualified != targets_[i].qualified_name) continue;
@@ -72,8 +83,13 @@ std::optional<std::vector<Edit>> RenamedReferencesCheck::reference_edits(const R
   std::vector<Edit> edits;
   const std::string& new_name = targets_[reference.target].new_name;
   if (rename_identifier) {
-    Node name = reference.node.kind() == "attribute" ? reference.node.field("attribute") : reference.node;
-    edits.push_back(Edit::replace(name.range(), new_name));
+    std::string_view kind = reference.node.kind();
+    if (kind == "call") {
+      edits.push_back(replace_string_content(getattr_name(context.model(), reference.node), new_name));
+    } else {
+      Node name = kind == "attribute" ? reference.node.field("attribute") : reference.node;
+      edits.push_back(Edit::replace(name.range(), new_name));
+    }
   }
   uint32_t line = context.file().location(reference.node.start()).line;
   if (reference.call) {
@@ -207,8 +223,9 @@ void RenamedReferencesCheck::finish(PythonCheckContext& context) {
 
   for (const Reference& reference : references_) {
     if (is_handled(&reference)) continue;
-    // Attribute chains are fixed one by one; other names bound by assignment are reported unfixed.
-    bool fixable = reference.node.kind() == "attribute";
+    // Attribute chains and getattr calls are fixed one by one; other names bound by assignment
+    // are reported unfixed.
+    bool fixable = reference.node.kind() == "attribute" || reference.node.kind() == "call";
     if (!fixable) no_fix_reason_ = "the name is bound by an assignment the fix cannot follow";
     report(reference, fixable ? reference_edits(reference, true, context) : std::nullopt, context);
   }

@@ -1,12 +1,77 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/python/semantic_model.hpp"
 
+#include <algorithm>
+
 namespace torchmigrate::python {
 namespace {
 
 bool is_comprehension(std::string_view kind) {
   return kind == "list_comprehension" || kind == "set_comprehension" ||
          kind == "dictionary_comprehension" || kind == "generator_expression";
+}
+
+bool contains(Node outer, Node inner) {
+  return outer.start() <= inner.start() && inner.end() <= outer.end();
+}
+
+bool is_handler(Node node) {
+  std::string_view kind = node.kind();
+  return kind == "except_clause" || kind == "except_group_clause" || kind == "else_clause";
+}
+
+// The compound statement `node` is a branch of, when `node` runs only on some paths: an `if`
+// branch, a `try` body or handler, a loop body or its `else`, a `case`. Null otherwise.
+Node branch_owner(Node node) {
+  Node parent = node.parent();
+  if (!parent) return {};
+  std::string_view owner = parent.kind();
+  if (owner == "if_statement") {
+    if (node == parent.field("consequence") || node.kind() == "elif_clause" || node.kind() == "else_clause") {
+      return parent;
+    }
+  } else if (owner == "try_statement") {
+    if (node == parent.field("body") || is_handler(node)) return parent;
+  } else if (owner == "for_statement" || owner == "while_statement") {
+    if (node == parent.field("body") || node.kind() == "else_clause") return parent;
+  } else if (node.kind() == "case_clause") {
+    for (Node up = parent; up; up = up.parent()) {
+      if (up.kind() == "match_statement") return up;
+    }
+  }
+  return {};
+}
+
+// Two different branches of `owner` of which at most one runs.
+bool exclusive(Node a, Node b, Node owner) {
+  std::string_view kind = owner.kind();
+  if (kind == "if_statement" || kind == "match_statement") return true;
+  return kind == "try_statement" && is_handler(a) && is_handler(b);
+}
+
+enum class Reach { Never, Maybe, Always };
+
+// Whether a binding made by `bound` is in effect at `use` (a null `use`: at the end of the
+// scope that spans `scope`).
+Reach reach(Node bound, Node use, TextRange scope) {
+  Node branch;  // the outermost branch holding the binding but not the use
+  for (Node node = bound; node; node = node.parent()) {
+    if (use && contains(node, use)) break;
+    if (node.start() <= scope.start && scope.end <= node.end()) break;
+    if (branch_owner(node)) branch = node;
+  }
+  if (!branch) return Reach::Always;
+  Node owner = branch_owner(branch);
+  if (use && contains(owner, use)) {
+    for (Node node = use; node && !(node == owner); node = node.parent()) {
+      if (branch_owner(node) == owner && !(node == branch) && exclusive(branch, node, owner)) return Reach::Never;
+    }
+  }
+  return Reach::Maybe;
+}
+
+void add_unique(std::vector<std::optional<std::string>>& into, const std::optional<std::string>& name) {
+  if (std::find(into.begin(), into.end(), name) == into.end()) into.push_back(name);
 }
 
 }  // namespace
@@ -62,12 +127,19 @@ void SemanticModel::collect(Node node, int scope) {
     if (left) {
       // `f = torch.export.export` makes `f` an alias; anything else shadows.
       std::optional<std::string> target;
-      if (left.kind() == "identifier" && right &&
-          (right.kind() == "identifier" || right.kind() == "attribute")) {
-        target = resolve(right);
+      std::vector<std::optional<std::string>> alternatives;
+      std::string_view from = right ? right.kind() : std::string_view();
+      if (left.kind() == "identifier" && (from == "identifier" || from == "attribute")) target = resolve(right);
+      // `f = a if c else b`, or `f = g` where `g` has several bindings: remember each.
+      if (left.kind() == "identifier" && (from == "identifier" || from == "attribute" ||
+                                          from == "conditional_expression" || from == "parenthesized_expression")) {
+        alternatives = resolve_all(right);
+        if (alternatives.size() == 1 && from != "conditional_expression") alternatives.clear();
       }
-      if (target) {
-        bind(scope, left.text(), {BindingKind::Alias, *target, node.end(), node});
+      if (target || !alternatives.empty()) {
+        Binding binding{target ? BindingKind::Alias : BindingKind::Local, target.value_or(""), node.end(), node};
+        binding.alternatives = std::move(alternatives);
+        bind(scope, left.text(), std::move(binding));
       } else {
         bind_target(left, scope, node, node.end());
       }
@@ -227,6 +299,79 @@ const Binding* SemanticModel::lookup(std::string_view name, Node at) const {
     index = scope.parent;
   }
   return nullptr;
+}
+
+std::vector<const Binding*> SemanticModel::reaching_in(const Scope& scope, std::string_view name, Node at,
+                                                       bool deferred) const {
+  auto it = scope.bindings.find(std::string(name));
+  if (it == scope.bindings.end() || it->second.empty()) return {};
+  const std::vector<Binding>& bindings = it->second;
+  // Latest first, until one that certainly ran; a deferred use sees the end of the scope.
+  std::vector<const Binding*> found;
+  for (auto binding = bindings.rbegin(); binding != bindings.rend(); ++binding) {
+    if (!deferred && binding->position > at.start()) continue;
+    Reach how = reach(binding->node, deferred ? Node() : at, scope.range);
+    if (how == Reach::Never) continue;
+    found.push_back(&*binding);
+    if (how == Reach::Always) break;
+  }
+  // In a function, any assignment makes the name local for the whole body.
+  if (found.empty() && !deferred && scope.kind != ScopeKind::Module && scope.kind != ScopeKind::Class) {
+    found.push_back(&bindings.front());
+  }
+  return found;
+}
+
+std::vector<const Binding*> SemanticModel::reaching_bindings(std::string_view name, Node at) const {
+  int index = scope_at(at.start());
+  bool deferred = false;
+  bool first = true;
+  while (index >= 0) {
+    const Scope& scope = scopes_[index];
+    if (first || scope.kind != ScopeKind::Class) {
+      std::vector<const Binding*> found = reaching_in(scope, name, at, deferred);
+      if (!found.empty()) return found;
+    }
+    if (scope.kind == ScopeKind::Function || scope.kind == ScopeKind::Lambda) deferred = true;
+    first = false;
+    index = scope.parent;
+  }
+  return {};
+}
+
+std::vector<std::optional<std::string>> SemanticModel::resolve_all(Node expression) const {
+  std::vector<std::optional<std::string>> names;
+  std::string_view kind = expression ? expression.kind() : std::string_view();
+  if (kind == "identifier") {
+    for (const Binding* binding : reaching_bindings(expression.text(), expression)) {
+      if (!binding->alternatives.empty()) {
+        for (const std::optional<std::string>& name : binding->alternatives) add_unique(names, name);
+      } else if (binding->kind == BindingKind::Local) {
+        add_unique(names, std::nullopt);
+      } else {
+        add_unique(names, binding->qualified_name);
+      }
+    }
+  } else if (kind == "attribute") {
+    std::string attribute(expression.field("attribute").text());
+    for (const std::optional<std::string>& base : resolve_all(expression.field("object"))) {
+      add_unique(names, base ? std::optional<std::string>(*base + "." + attribute) : std::nullopt);
+    }
+  } else if (kind == "parenthesized_expression" && expression.named_child_count() == 1) {
+    return resolve_all(expression.named_child(0));
+  } else if (kind == "conditional_expression" && expression.named_child_count() == 3) {
+    // `a if condition else b`: the arms are the first and last children.
+    for (uint32_t arm : {0u, 2u}) {
+      for (const std::optional<std::string>& name : resolve_all(expression.named_child(arm))) add_unique(names, name);
+    }
+  }
+  if (names.empty()) names.emplace_back();
+  return names;
+}
+
+std::vector<std::optional<std::string>> SemanticModel::resolve_call_all(Node call) const {
+  if (!call || call.kind() != "call") return {std::nullopt};
+  return resolve_all(call.field("function"));
 }
 
 std::optional<std::string> SemanticModel::resolve(Node expression) const {

@@ -19,7 +19,7 @@ enum class ConfigUsageKind {
   AttributeRead,    // any other use of cfg.a.b
   PatchKeyword,     // cfg.patch(b=v)
   PatchPositional,  // cfg.patch("a.b", v)
-  DictEntry,        // "a.b": v in a dict given to cfg.patch(...) or to compile options
+  DictEntry,        // "a.b": v in a dict given to cfg.patch(...), cfg.load_config(...) or to compile options
   GetAttr,          // getattr(cfg.a, "b")
   SetAttr,          // setattr(cfg.a, "b", v)
   MockPatchObject,  // mock.patch.object(cfg.a, "b", v)
@@ -66,8 +66,11 @@ class ConfigUsageFinder {
  private:
   void from_attribute(python::Node attribute, std::vector<ConfigUsage>& out) const;
   void from_call(python::Node call, std::vector<ConfigUsage>& out) const;
-  void dict_entries(python::Node dict, const std::string& module, python::Node owner, bool via_local, bool options,
-                    std::vector<ConfigUsage>& out) const;
+  // Who reads the dict: a config's patch / load_config, torch.compile's options (which accept
+  // dashes for underscores), or the AOT entry points' options.
+  enum class DictSource { Patch, CompileOptions, AotOptions };
+  void dict_entries(python::Node dict, const std::string& module, python::Node owner, bool via_local,
+                    DictSource source, std::vector<ConfigUsage>& out) const;
   [[nodiscard]] python::Node local_dict(python::Node identifier) const;
   [[nodiscard]] std::optional<std::string> module_of(std::string_view qualified, std::string* rest) const;
 

@@ -18,6 +18,9 @@ bool is_parameter_of(const python::SemanticModel& model, python::Node identifier
 python::Node parameter_at(python::Node function, uint32_t index);
 // True when `expression` is the builtin `name` (unshadowed `name` or `builtins.name`).
 bool is_builtin(const python::SemanticModel& model, python::Node expression, std::string_view name);
+// The string naming the attribute in the builtin `getattr(obj, "name")`; a null node for any
+// other call, including `getattr(obj, "name", default)`, which never raises.
+python::Node getattr_name(const python::SemanticModel& model, python::Node call);
 // `((x))` -> `x`.
 python::Node strip_parentheses(python::Node expression);
 

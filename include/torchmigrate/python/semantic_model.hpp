@@ -24,6 +24,9 @@ struct Binding {
   std::string qualified_name;  // empty for Local
   uint32_t position = 0;       // byte offset where the binding takes effect
   Node node;                   // the statement or target that binds
+  // For `f = a if c else b` (and `f = g` where `g` has several possible bindings): what each
+  // alternative refers to, nullopt for one that is not an import. Empty when `kind` says it all.
+  std::vector<std::optional<std::string>> alternatives = {};
 };
 
 enum class ScopeKind { Module, Class, Function, Lambda, Comprehension };
@@ -45,6 +48,16 @@ class SemanticModel {
   [[nodiscard]] std::optional<std::string> resolve_call(Node call) const;
   // The binding `name` refers to at `node`'s position, following Python's scope rules.
   [[nodiscard]] const Binding* lookup(std::string_view name, Node at) const;
+  // Every binding of `name` that may be in effect at `at`, latest first: both branches of an
+  // `if`/`else`, a `try` body and its handlers, a loop body and what preceded it. A binding in
+  // a branch that excludes `at` (another branch of the same `if`, handler or `case`) is left
+  // out, which `lookup` does not do.
+  [[nodiscard]] std::vector<const Binding*> reaching_bindings(std::string_view name, Node at) const;
+  // What an expression may refer to, one entry per possibility (deduplicated): nullopt for a
+  // possibility that is not an import (a local, a builtin, unknown). Conditional expressions
+  // contribute both arms. Never empty.
+  [[nodiscard]] std::vector<std::optional<std::string>> resolve_all(Node expression) const;
+  [[nodiscard]] std::vector<std::optional<std::string>> resolve_call_all(Node call) const;
   [[nodiscard]] int scope_at(uint32_t offset) const;
   // The binding of `name` that `statement` itself created (an import, def or assignment).
   [[nodiscard]] const Binding* binding_created_by(std::string_view name, Node statement) const;
@@ -62,6 +75,8 @@ class SemanticModel {
   int new_scope(ScopeKind kind, TextRange range, int parent);
   [[nodiscard]] const Binding* lookup_in(const Scope& scope, std::string_view name, uint32_t position,
                                          bool deferred) const;
+  [[nodiscard]] std::vector<const Binding*> reaching_in(const Scope& scope, std::string_view name, Node at,
+                                                        bool deferred) const;
 
   std::vector<Scope> scopes_;
   std::vector<Node> imports_;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <set>
 
 #include "torchmigrate/checks/module_references.hpp"
@@ -84,22 +85,29 @@ class AoQuantizationCheck final : public engine::PythonCheck {
   }
 
   void finish(PythonCheckContext& context) override {
+    // The import rewrite of a module name travels with the findings at its uses.
+    std::map<const python::Binding*, const Pending*> moved;
     for (Pending& pending : pending_) {
       Diagnostic& diagnostic = context.report(rule(), pending.statement.range(), pending.values);
       if (pending.fix.empty()) continue;
       // A module imported under a name is only moved when every use is a function torchao has.
       if (pending.binding != nullptr && unsupported_uses_.count(pending.binding)) continue;
-      Fix fix;
-      fix.title = "Import from `torchao.quantization.pt2e.quantize_pt2e`";
-      fix.edits = pending.fix;
-      fix.applicability = rule().fix_applicability.value_or(Applicability::Unsafe);
-      fix.compat = rule().fix_compat;
-      fix.imported_modules = pending.imports;
-      diagnostic.fixes.push_back(std::move(fix));
+      diagnostic.fixes.push_back(pt2e_fix(pending));
+      if (pending.binding != nullptr) moved[pending.binding] = &pending;
+    }
+    for (const Use& use : uses_) {
+      Diagnostic& diagnostic = context.report(rule(), use.node.range(), use.values);
+      auto group = moved.find(use.binding);
+      if (group != moved.end()) diagnostic.fixes.push_back(pt2e_fix(*group->second));
     }
   }
 
  private:
+  struct Use {
+    Node node;
+    std::map<std::string, std::string> values;
+    const python::Binding* binding = nullptr;  // the name the attribute chain starts from
+  };
   struct Pending {
     Node statement;
     std::map<std::string, std::string> values;
@@ -107,6 +115,16 @@ class AoQuantizationCheck final : public engine::PythonCheck {
     std::vector<std::string> imports;           // the modules the fixed statement imports
     const python::Binding* binding = nullptr;   // the module name the fix rebinds, if any
   };
+
+  [[nodiscard]] Fix pt2e_fix(const Pending& pending) const {
+    Fix fix;
+    fix.title = "Import from `torchao.quantization.pt2e.quantize_pt2e`";
+    fix.edits = pending.fix;
+    fix.applicability = rule().fix_applicability.value_or(Applicability::Unsafe);
+    fix.compat = rule().fix_compat;
+    fix.imported_modules = pending.imports;
+    return fix;
+  }
 
   // The deprecated prefix `qualified` is under, or empty.
   [[nodiscard]] std::string_view prefix_of(std::string_view qualified) const {
@@ -127,7 +145,10 @@ class AoQuantizationCheck final : public engine::PythonCheck {
     std::optional<std::string> qualified = context.model().resolve(attribute);
     if (!qualified || prefix_of(*qualified).empty()) return;
     if (from_imported_object(attribute, context)) return;
-    context.report(rule(), attribute.range(), {{"name", *qualified}, {"advice", advice(*qualified)}});
+    Node root = attribute;
+    while (root.kind() == "attribute") root = root.field("object");
+    const python::Binding* binding = root.kind() == "identifier" ? context.model().lookup(root.text(), root) : nullptr;
+    uses_.push_back({attribute, {{"name", *qualified}, {"advice", advice(*qualified)}}, binding});
   }
 
   // Records how names bound to a `quantize_pt2e` module are used, to decide whether moving the
@@ -162,12 +183,20 @@ class AoQuantizationCheck final : public engine::PythonCheck {
   // The prefixes themselves and the submodules of `torch.ao.quantization` / `torch.quantization`
   // (torch 2.8's package layout), i.e. names whose attributes are deprecated APIs in turn.
   [[nodiscard]] bool is_deprecated_module(std::string_view qualified) const {
-    static constexpr std::array<std::string_view, 27> kSubmodules = {
+    static constexpr std::array<std::string_view, 48> kSubmodules = {
         "backend_config", "experimental", "fake_quantize", "fuse_modules", "fuser_method_mappings", "fx",
         "observer", "pt2e", "qconfig", "qconfig_mapping", "quant_type", "quantization_mappings", "quantize",
         "quantize_fx", "quantize_jit", "quantize_pt2e", "quantizer", "stubs", "utils", "_correct_bias",
         "_equalize", "_learnable_fake_quantize", "_numeric_suite", "_numeric_suite_fx", "_decomposed",
-        "custom_config", "_model_report"};
+        "custom_config", "_model_report",
+        // quantizer.*
+        "composable_quantizer", "embedding_quantizer", "x86_inductor_quantizer", "xnnpack_quantizer",
+        "xnnpack_quantizer_utils", "xpu_inductor_quantizer",
+        // pt2e.*
+        "duplicate_dq_pass", "export_utils", "graph_utils", "lowering", "port_metadata_pass", "qat_utils",
+        "representation", "_affine_quantization", "_numeric_debugger",
+        // fx.*
+        "lstm_utils", "match_utils", "pattern_utils", "qconfig_mapping_utils", "quantize_handler", "tracer"};
     std::string_view prefix = prefix_of(qualified);
     if (qualified.size() == prefix.size()) return true;
     std::string_view last = qualified.substr(qualified.rfind('.') + 1);
@@ -240,6 +269,7 @@ class AoQuantizationCheck final : public engine::PythonCheck {
 
   std::vector<std::string> prefixes_;
   std::vector<Pending> pending_;
+  std::vector<Use> uses_;
   std::set<const python::Binding*> unsupported_uses_;
 };
 

@@ -360,9 +360,11 @@ class ConfigOptionCheck final : public engine::PythonCheck {
         // `options={"only": v}` written in the call loses the whole keyword argument.
         bool whole_keyword = !usage.via_local_dict && usage.in_compile_options && pair_count(dict) == 1 &&
                              dict.parent().kind() == "keyword_argument";
+        // `patch(a=1, **{"only": v})` loses the whole `**{...}` argument.
+        bool whole_splat = !usage.via_local_dict && pair_count(dict) == 1 && dict.parent().kind() == "dictionary_splat";
         if (whole_patch) {
           edit = remove_patch_use(usage.owner_call);
-        } else if (whole_keyword) {
+        } else if (whole_keyword || whole_splat) {
           edit = CallArguments(usage.owner_call).remove_argument(dict.parent());
         } else {
           edit = remove_dict_pair(usage.site);

@@ -5,7 +5,10 @@
 
 #include <map>
 
+#include "torchmigrate/checks/call_arguments.hpp"
+#include "torchmigrate/checks/config_usage.hpp"
 #include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/checks/python_functions.hpp"
 
 namespace torchmigrate::checks {
 namespace {
@@ -24,27 +27,36 @@ class DlpackDeviceTypeCheck final : public engine::PythonCheck {
     params.finish();
   }
 
-  [[nodiscard]] std::vector<std::string_view> node_kinds() const override { return {"attribute"}; }
+  [[nodiscard]] std::vector<std::string_view> node_kinds() const override { return {"attribute", "call"}; }
 
-  void visit(Node attribute, engine::PythonCheckContext& context) override {
-    auto member = members_.find(std::string(attribute.field("attribute").text()));
+  void visit(Node node, engine::PythonCheckContext& context) override {
+    if (node.kind() == "attribute") {
+      check(node, node.field("object"), node.field("attribute").text(), context);
+    } else if (Node name = getattr_name(context.model(), node)) {
+      // `getattr(DLDeviceType, "kDLGPU")` raises like the attribute does.
+      check(node, CallArguments(node).positional()[0], *plain_string(name), context);
+    }
+  }
+
+ private:
+  // `site` (the attribute or the getattr call) names `member_name` of `enumeration`.
+  void check(Node site, Node enumeration, std::string_view member_name, engine::PythonCheckContext& context) const {
+    auto member = members_.find(std::string(member_name));
     if (member == members_.end()) return;
-    Node enumeration = attribute.field("object");
     std::optional<std::string> resolved = context.model().resolve(enumeration);
     if (!resolved || *resolved != enum_name_) return;
     const auto& [new_name, value] = member->second;
     std::string replacement = std::string(enumeration.text()) + "(" + value + ")";
-    Diagnostic& diagnostic = context.report(
-        rule(), attribute.range(), {{"old", member->first}, {"new", new_name}, {"value", value}});
+    Diagnostic& diagnostic =
+        context.report(rule(), site.range(), {{"old", member->first}, {"new", new_name}, {"value", value}});
     Fix fix;
     fix.title = "Replace with `" + replacement + "`";
-    fix.edits.push_back(Edit::replace(attribute.range(), replacement));
+    fix.edits.push_back(Edit::replace(site.range(), replacement));
     fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
     fix.compat = rule().fix_compat;
     diagnostic.fixes.push_back(std::move(fix));
   }
 
- private:
   std::string enum_name_;
   std::map<std::string, std::pair<std::string, std::string>> members_;  // old -> (new, value)
 };

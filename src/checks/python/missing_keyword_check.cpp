@@ -23,6 +23,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
     keep_old_ = params.string("keep_old");
     adopt_new_ = params.string("adopt_new");
     if (params.has("positional_index")) positional_index_ = params.integer("positional_index");
+    none_is_default_ = params.boolean("none_is_default", false);
     if (params.has("only_when_absent_or")) {
       const Params condition = params.object("only_when_absent_or");
       condition_keyword_ = condition.string("keyword");
@@ -35,21 +36,44 @@ class MissingKeywordCheck final : public engine::PythonCheck {
   [[nodiscard]] std::vector<std::string_view> node_kinds() const override { return {"call"}; }
 
   void visit(Node call, PythonCheckContext& context) override {
-    std::optional<std::string> callee = context.model().resolve_call(call);
-    if (!callee || !callees_.count(*callee)) return;
+    // A name bound in both branches of an `if` may stand for several functions.
+    std::vector<std::optional<std::string>> possible = context.model().resolve_call_all(call);
+    std::string callee;
+    size_t affected = 0;
+    for (const std::optional<std::string>& name : possible) {
+      if (!name || !callees_.count(*name)) continue;
+      callee += (callee.empty() ? "" : "` or `") + *name;
+      ++affected;
+    }
+    if (affected == 0) return;
     CallArguments arguments(call);
-    if (!arguments.valid() || arguments.keyword(keyword_)) return;
+    if (!arguments.valid()) return;
+    // `keyword=None` where the callee reads None as "use the default" is as good as absent.
+    Node given = arguments.keyword_value(keyword_);
+    if (given && !(none_is_default_ && is_literal(given, "None"))) return;
     if (positional_index_ && (arguments.positional().size() > *positional_index_)) return;
     if (!condition_keyword_.empty() && !condition_holds(arguments)) return;
 
-    std::map<std::string, std::string> values{{"callee", *callee}, {"keyword", keyword_}};
+    std::map<std::string, std::string> values{{"callee", callee}, {"keyword", keyword_}};
     Diagnostic& diagnostic = context.report(rule(), call.range(), values);
+    if (affected < possible.size()) {
+      // The fix is only right when every function the name may stand for takes the keyword.
+      diagnostic.message += "; `" + std::string(call.field("function").text()) +
+                            "` may also refer to something else, so this is uncertain and no fix is offered";
+      return;
+    }
+    if (given) {
+      diagnostic.message += "; `" + keyword_ + "=None` selects that default";
+      diagnostic.fixes.push_back(make_fix(arguments, given, keep_old_, FixPolicy::KeepOld, "keep the 2.7 behaviour"));
+      diagnostic.fixes.push_back(make_fix(arguments, given, adopt_new_, FixPolicy::AdoptNew, "adopt the 2.8 default"));
+      return;
+    }
     if (arguments.has_star_kwargs() || (positional_index_ && arguments.has_star_args())) {
       diagnostic.message += "; `" + keyword_ + "` may come from `**kwargs`, so no fix is offered";
       return;
     }
-    diagnostic.fixes.push_back(make_fix(arguments, keep_old_, FixPolicy::KeepOld, "keep the 2.7 behaviour"));
-    diagnostic.fixes.push_back(make_fix(arguments, adopt_new_, FixPolicy::AdoptNew, "adopt the 2.8 default"));
+    diagnostic.fixes.push_back(make_fix(arguments, Node{}, keep_old_, FixPolicy::KeepOld, "keep the 2.7 behaviour"));
+    diagnostic.fixes.push_back(make_fix(arguments, Node{}, adopt_new_, FixPolicy::AdoptNew, "adopt the 2.8 default"));
   }
 
  private:
@@ -63,11 +87,12 @@ class MissingKeywordCheck final : public engine::PythonCheck {
     return false;
   }
 
-  Fix make_fix(const CallArguments& arguments, const std::string& value, FixPolicy policy,
+  // Adds `keyword=value`, or replaces the `None` already given (`given`).
+  Fix make_fix(const CallArguments& arguments, Node given, const std::string& value, FixPolicy policy,
                const std::string& why) const {
     Fix fix;
-    fix.title = "Add `" + keyword_ + "=" + value + "` to " + why;
-    fix.edits.push_back(arguments.add_keyword(keyword_, value));
+    fix.title = std::string(given ? "Pass" : "Add") + " `" + keyword_ + "=" + value + "` to " + why;
+    fix.edits.push_back(given ? Edit::replace(given.range(), value) : arguments.add_keyword(keyword_, value));
     fix.policy = policy;
     fix.compat = rule().fix_compat;
     // Pinning the old value never changes behaviour; writing the new one is a decision.
@@ -78,6 +103,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
   std::set<std::string> callees_;
   std::string keyword_, keep_old_, adopt_new_;
   std::optional<size_t> positional_index_;
+  bool none_is_default_ = false;
   std::string condition_keyword_;
   std::vector<std::string> condition_values_;
 };

@@ -96,6 +96,24 @@ TEST_CASE("patch, compile options, builtins and mocks are found") {
   CHECK(has(found, ConfigUsageKind::DictEntry, "torch._inductor.config.use_mixed_mm"));
 }
 
+TEST_CASE("load_config, dict splats and dashed compile options are found") {
+  auto found = usages(
+      "import torch\nfrom torch._inductor import config\nimport torch._dynamo.config as dc\n"
+      "config.load_config({'aot_inductor.embed_cubin': True})\n"
+      "dc.load_config({'enable_cpp_framelocals_guard_eval': True})\n"
+      "config.patch(**{'use_mixed_mm': True})\n"
+      "torch.compile(m, options={'mixed-mm-choice': 'aten'})\n"
+      "torch._inductor.aoti_compile_and_package(ep, inductor_configs={'max-autotune': True})\n"
+      "config.patch(**{'autotune-fallback-to-aten': False})\n");
+  CHECK(has(found, ConfigUsageKind::DictEntry, "torch._inductor.config.aot_inductor.embed_cubin"));
+  CHECK(has(found, ConfigUsageKind::DictEntry, "torch._dynamo.config.enable_cpp_framelocals_guard_eval"));
+  CHECK(has(found, ConfigUsageKind::DictEntry, "torch._inductor.config.use_mixed_mm"));
+  CHECK(has(found, ConfigUsageKind::DictEntry, "torch._inductor.config.mixed_mm_choice"));
+  // Only torch.compile reads dashes as underscores.
+  CHECK(has(found, ConfigUsageKind::DictEntry, "torch._inductor.config.max-autotune"));
+  CHECK(has(found, ConfigUsageKind::DictEntry, "torch._inductor.config.autotune-fallback-to-aten"));
+}
+
 TEST_CASE("dicts not given to a torch config API are not config uses") {
   auto found = usages(
       "import torch\nsave({'use_mixed_mm': True})\nopts = {'use_mixed_mm': True}\nsave(opts)\n"

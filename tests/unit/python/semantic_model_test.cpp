@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "torchmigrate/python/semantic_model.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
@@ -11,18 +12,23 @@ using namespace torchmigrate::python;
 
 namespace {
 
-// Resolves the callee of the last call in `source`.
-std::optional<std::string> resolve_last_call(const std::string& source) {
-  SyntaxTree tree = SyntaxTree::parse(source);
-  SemanticModel model(tree.root());
+Node last_call(Node root) {
   Node last;
-  std::vector<Node> stack{tree.root()};
+  std::vector<Node> stack{root};
   while (!stack.empty()) {
     Node node = stack.back();
     stack.pop_back();
     if (node.kind() == "call" && (!last || node.start() > last.start())) last = node;
     for (uint32_t i = 0; i < node.named_child_count(); ++i) stack.push_back(node.named_child(i));
   }
+  return last;
+}
+
+// Resolves the callee of the last call in `source`.
+std::optional<std::string> resolve_last_call(const std::string& source) {
+  SyntaxTree tree = SyntaxTree::parse(source);
+  SemanticModel model(tree.root());
+  Node last = last_call(tree.root());
   REQUIRE(last);
   return model.resolve_call(last);
 }
@@ -76,4 +82,71 @@ TEST_CASE("a syntax error does not hide the rest of the file") {
   SyntaxTree tree = SyntaxTree::parse("def broken(:\n    pass\nimport torch\ntorch.export.export(m)\n");
   CHECK(tree.first_error().has_value());
   CHECK(resolve_last_call("def broken(:\n    pass\nimport torch\ntorch.export.export(m)\n") == "torch.export.export");
+}
+
+namespace {
+
+using Names = std::vector<std::optional<std::string>>;
+
+// Every name the callee of the last call in `source` may refer to.
+Names resolve_last_call_all(const std::string& source) {
+  SyntaxTree tree = SyntaxTree::parse(source);
+  SemanticModel model(tree.root());
+  Node last = last_call(tree.root());
+  REQUIRE(last);
+  return model.resolve_call_all(last);
+}
+
+const std::optional<std::string> kOther;  // a possibility that is not an import
+
+}  // namespace
+
+TEST_CASE("every binding that may reach a use is a possibility") {
+  CHECK(resolve_last_call_all("import torch\nif c:\n    f = torch.a\nelse:\n    f = torch.b\nf(m)\n") ==
+        Names{"torch.b", "torch.a"});
+  CHECK(resolve_last_call_all("import torch\nif c:\n    f = torch.a\nelif d:\n    f = torch.b\nelse:\n    f = g\nf(m)\n") ==
+        Names{kOther, "torch.b", "torch.a"});
+  CHECK(resolve_last_call_all("import torch\nf = torch.a\nif c:\n    f = torch.b\nf(m)\n") ==
+        Names{"torch.b", "torch.a"});
+  CHECK(resolve_last_call_all("try:\n    from torch import a as f\nexcept ImportError:\n    f = None\nf(m)\n") ==
+        Names{kOther, "torch.a"});
+  CHECK(resolve_last_call_all("import torch\nf = torch.a\nfor x in xs:\n    f = torch.b\nf(m)\n") ==
+        Names{"torch.b", "torch.a"});
+  CHECK(resolve_last_call_all("import torch\nf = torch.a\nmatch x:\n    case 1:\n        f = torch.b\nf(m)\n") ==
+        Names{"torch.b", "torch.a"});
+}
+
+TEST_CASE("an unconditional binding hides the ones before it") {
+  CHECK(resolve_last_call_all("import torch\nif c:\n    f = torch.a\nf = torch.b\nf(m)\n") == Names{"torch.b"});
+  CHECK(resolve_last_call_all("import torch\nf = torch.a\nwith x:\n    f = torch.b\nf(m)\n") == Names{"torch.b"});
+  CHECK(resolve_last_call_all("import torch\nf = torch.a\ntry:\n    pass\nfinally:\n    f = torch.b\nf(m)\n") ==
+        Names{"torch.b"});
+}
+
+TEST_CASE("a binding in another branch of the same statement never reaches a use") {
+  CHECK(resolve_last_call_all("import torch\nf = torch.a\nif c:\n    f = torch.b\nelse:\n    f(m)\n") ==
+        Names{"torch.a"});
+  CHECK(resolve_last_call_all(
+            "import torch\nf = torch.a\ntry:\n    g()\nexcept E:\n    f = torch.b\nexcept F:\n    f(m)\n") ==
+        Names{"torch.a"});
+  // A try body may have run before its handler.
+  CHECK(resolve_last_call_all("import torch\nf = torch.a\ntry:\n    f = torch.b\nexcept E:\n    f(m)\n") ==
+        Names{"torch.b", "torch.a"});
+}
+
+TEST_CASE("conditional expressions and names with several bindings carry every arm") {
+  CHECK(resolve_last_call_all("import torch\nf = torch.a if c else torch.b\nf(m)\n") == Names{"torch.a", "torch.b"});
+  CHECK(resolve_last_call_all("import torch\n(torch.a if c else g)(m)\n") == Names{"torch.a", kOther});
+  CHECK(resolve_last_call_all("import torch\nif c:\n    f = torch.a\nelse:\n    f = torch.b\ng = f\ng(m)\n") ==
+        Names{"torch.b", "torch.a"});
+  CHECK(resolve_last_call_all("import torch\nif c:\n    t = torch\nelse:\n    t = T\nt.export(m)\n") ==
+        Names{kOther, "torch.export"});
+}
+
+TEST_CASE("functions see every binding that may be in effect when the module finishes") {
+  CHECK(resolve_last_call_all("import torch\nif c:\n    f = torch.a\nelse:\n    f = torch.b\ndef h():\n    f(m)\n") ==
+        Names{"torch.b", "torch.a"});
+  CHECK(resolve_last_call_all("import torch\nf = torch.a\ndef h():\n    f(m)\nf = g\n") == Names{kOther});
+  CHECK(resolve_last_call_all("import torch\nf = torch.a\ndef h(f):\n    f(m)\n") == Names{kOther});
+  CHECK(resolve_last_call_all("g(m)\n") == Names{kOther});
 }
