@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "torchmigrate/cli/commands.hpp"
+#include "torchmigrate/cli/suggest.hpp"
 #include "torchmigrate/version.hpp"
 
 int main(int argc, char** argv) {
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
 
   CLI::App* server = app.add_subcommand("server", "Run the language server (LSP over stdin/stdout) for editors");
 
+  if (report_unknown_words(app, argc, argv, std::cerr)) return kExitUsage;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -194,7 +195,14 @@ int write_docs(const engine::Catalog& catalog, const fs::path& directory) {
 }  // namespace
 
 int run_rule(const std::string& code, const std::string& format) {
-  const engine::RuleSpec* rule = engine::Catalog::builtin().find_by_code_or_name(code);
+  const engine::Catalog& catalog = engine::Catalog::builtin();
+  const engine::RuleSpec* rule = catalog.find_by_code_or_name(code);
+  if (rule == nullptr) {
+    // Codes are written upper case, but `rule tm101` means the same rule.
+    std::string upper = code;
+    std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
+    rule = catalog.find(upper);
+  }
   if (rule == nullptr) {
     std::cerr << "torchmigrate: error: unknown rule `" << code << "`; `torchmigrate rules` lists them\n";
     return kExitUsage;

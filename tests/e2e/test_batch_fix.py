@@ -78,7 +78,7 @@ class BatchFix(unittest.TestCase):
         self.assertEqual(snapshot(one), snapshot(eight))
         self.assertNotEqual(snapshot(one), snapshot(EXAMPLE), "nothing was fixed")
         self.assertEqual(first.stdout, second.stdout)
-        self.assertRegex(first.stdout.decode(), r"Found \d+ errors \(\d+ fixed, \d+ remaining\)\.")
+        self.assertRegex(first.stdout.decode(), r"Found \d+ findings \(\d+ fixed, \d+ remaining: [^)]+\)\.")
 
     def test_git_diff_touches_only_flagged_lines_and_a_second_run_changes_nothing(self):
         project = self.copy("project")

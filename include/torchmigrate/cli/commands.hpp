@@ -27,6 +27,7 @@ struct CheckOptions {
   bool respect_gitignore = false;
   bool no_respect_gitignore = false;
   std::vector<std::string> extend_exclude;
+  std::string project_root;    // CI report and baseline paths are relative to it
   std::string baseline;        // report only findings not in this baseline
   std::string write_baseline;  // record the current findings
   bool add_noqa = false;

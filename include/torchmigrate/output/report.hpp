@@ -32,9 +32,11 @@ struct Report {
   const engine::Settings* settings = nullptr;
   int fixed = 0;                    // fixes applied by --fix
   bool fix_mode = false;
-  // Absolute directory that relative file paths are relative to (the working directory);
-  // the CI formats (SARIF, GitHub, GitLab, JUnit) print paths relative to it.
+  // Absolute directory the CI formats (SARIF, GitHub, GitLab, JUnit) print paths relative to:
+  // the repository root, so a report is the same from any directory.
   std::string root;
+  // Absolute directory relative file paths are relative to (the working directory); empty: root.
+  std::string base;
 
   [[nodiscard]] const engine::Settings& settings_for(const FileFindings& findings) const {
     return findings.settings != nullptr ? *findings.settings : *settings;
@@ -71,7 +73,7 @@ bool fixable(const Diagnostic& diagnostic, const engine::Settings& settings);
 nlohmann::json finding_json(const Report& report, const FileFindings& findings, const Diagnostic& diagnostic);
 
 // The file's path for CI systems: relative to `report.root` when it lies below it, with
-// `/` separators and no leading `./`; otherwise the path as given.
+// `/` separators and no leading `./`; otherwise the path as given (engine::root_relative).
 std::string report_path(const Report& report, const SourceFile& file);
 
 // The rule's kebab-case name, or a name for the internal codes (io-error, parse-error...).
