@@ -2,7 +2,10 @@
 // `torchmigrate check`: builds settings from the flags, runs the session, prints the report
 // or the diff, and turns the result into the exit code.
 #include <algorithm>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -65,6 +68,21 @@ engine::CliOverrides overrides_from(const CheckOptions& options, const engine::C
   return overrides;
 }
 
+// Colour only for a person: --color, then FORCE_COLOR and NO_COLOR (https://no-color.org), then
+// whether stdout is a terminal that understands it.
+bool use_color(const std::string& choice, bool to_stdout) {
+  if (choice == "always") return true;
+  if (choice == "never") return false;
+  auto set = [](const char* name) {
+    const char* value = std::getenv(name);
+    return value != nullptr && *value != '\0';
+  };
+  if (set("FORCE_COLOR") && std::string_view(std::getenv("FORCE_COLOR")) != "0") return true;
+  if (set("NO_COLOR") || !to_stdout) return false;
+  const char* term = std::getenv("TERM");
+  return isatty(STDOUT_FILENO) == 1 && !(term != nullptr && std::string_view(term) == "dumb");
+}
+
 }  // namespace
 
 int run_check_in(const CheckOptions& options, engine::Workspace& workspace);
@@ -124,6 +142,11 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                      "Directory holding compile_commands.json for C/C++/CUDA files (default: searched upwards)")
       ->check(CLI::ExistingDirectory);
   command.add_option("-j,--jobs", options.jobs, "Worker threads (default: all cores)");
+  command.add_option("--color", options.color,
+                     "Colour the text report: auto (on a terminal; NO_COLOR and FORCE_COLOR are honoured), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  command.add_flag("-q,--quiet", options.quiet, "Print the findings only: no summary, no torch range line");
+  command.add_flag("-s,--silent", options.silent, "Print no report; only the exit code tells");
   command.add_flag("--show-settings", options.show_settings,
                    "Print each path's resolved context (project, torch range, configuration, rules) and exit");
 }
@@ -224,7 +247,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   workspace.set_compile_database_dir(options.compile_database_dir);
   // Build every linter up front: a bad configuration fails before any file is touched.
   for (const engine::DiscoveredFile& file : discovery.files) workspace.linter_for(file.path);
-  print_torch_ranges(workspace, discovery.files, paths, machine_readable, std::cerr);
+  print_torch_ranges(workspace, discovery.files, paths, machine_readable || options.quiet || options.silent, std::cerr);
   const engine::Linter& first_linter = workspace.linter_for(paths.front());
 
   engine::FixMode mode = options.diff                        ? engine::FixMode::Diff
@@ -276,7 +299,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
         hidden += baseline.filter(*outcome.source, outcome.diagnostics);
         for (const Diagnostic& diagnostic : outcome.diagnostics) baselinable += engine::baselinable(diagnostic.code);
       }
-      if (!machine_readable && hidden > 0) {
+      if (!machine_readable && !options.quiet && !options.silent && hidden > 0) {
         std::cerr << "torchmigrate: " << hidden << " finding" << (hidden == 1 ? "" : "s") << " hidden by the baseline "
                   << options.baseline << '\n';
       }
@@ -340,11 +363,16 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
     const engine::Settings& settings = workspace.linter_for(outcome.source->path()).settings();
     report.files.push_back({outcome.source, std::move(outcome.diagnostics), &settings});
   }
+  report.summary = !options.quiet;
+  report.color = use_color(options.color, options.output_file.empty());
   output::Format format = output::parse_format(format_name);
-  if (options.statistics) {
-    output::write_statistics(format, report, out);
-  } else {
-    output::write(format, report, out);
+  // --silent: the findings are only counted, for the exit code (a report file is still written).
+  if (!options.silent || !options.output_file.empty()) {
+    if (options.statistics) {
+      output::write_statistics(format, report, out);
+    } else {
+      output::write(format, report, out);
+    }
   }
   // As in Ruff, --exit-zero wins over --exit-non-zero-on-fix.
   bool failed = remaining > 0 || (options.exit_non_zero_on_fix && report.fixed > 0);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Ruff's concise format: `path:line:col: CODE [*] message`, one finding a line.
 #include "torchmigrate/output/report.hpp"
+#include "torchmigrate/output/style.hpp"
 
 namespace torchmigrate::output {
 
@@ -8,8 +9,7 @@ void write_concise(const Report& report, std::ostream& out) {
   for (const FileFindings& findings : report.files) {
     for (const Diagnostic& diagnostic : findings.diagnostics) {
       LineColumn at = findings.file->location(diagnostic.range.start);
-      out << findings.file->path() << ':' << at.line << ':' << at.column << ": " << diagnostic.code << ' '
-          << (fixable(diagnostic, report.settings_for(findings)) ? "[*] " : "") << diagnostic.message << '\n';
+      out << finding_head(report, findings, diagnostic, at) << diagnostic.message << '\n';
     }
   }
   write_summary(report, out);

@@ -6,6 +6,7 @@
 
 #include "torchmigrate/engine/fixer.hpp"
 #include "torchmigrate/output/report.hpp"
+#include "torchmigrate/output/style.hpp"
 
 namespace torchmigrate::output {
 namespace {
@@ -16,7 +17,7 @@ uint32_t code_points(std::string_view text) {
   }));
 }
 
-void write_snippet(const SourceFile& file, const Diagnostic& diagnostic, std::ostream& out) {
+void write_snippet(const Report& report, const SourceFile& file, const Diagnostic& diagnostic, std::ostream& out) {
   const LineIndex& lines = file.lines();
   uint32_t line = lines.line_of(diagnostic.range.start);
   TextRange line_range = lines.line_range(line, file.text());
@@ -26,11 +27,12 @@ void write_snippet(const SourceFile& file, const Diagnostic& diagnostic, std::os
   uint32_t start = diagnostic.range.start - line_range.start;
   uint32_t end = std::min(diagnostic.range.end, line_range.end);
   uint32_t width = end > diagnostic.range.start ? code_points(file.slice({diagnostic.range.start, end})) : 1;
-  out << gutter << " |\n";
-  out << number << " | " << text << '\n';
-  out << gutter << " | " << std::string(code_points(text.substr(0, start)), ' ') << std::string(width, '^') << ' '
-      << diagnostic.code << '\n';
-  out << gutter << " |\n";
+  std::string bar = styled(report, Style::Gutter, gutter + " |");
+  out << bar << '\n';
+  out << styled(report, Style::Gutter, number + " |") << ' ' << text << '\n';
+  out << bar << ' ' << std::string(code_points(text.substr(0, start)), ' ')
+      << styled(report, Style::Caret, std::string(width, '^') + ' ' + diagnostic.code) << '\n';
+  out << bar << '\n';
 }
 
 }  // namespace
@@ -40,9 +42,8 @@ void write_full(const Report& report, std::ostream& out) {
     for (const Diagnostic& diagnostic : findings.diagnostics) {
       const SourceFile& file = *findings.file;
       LineColumn at = file.location(diagnostic.range.start);
-      out << file.path() << ':' << at.line << ':' << at.column << ": " << diagnostic.code << ' '
-          << (fixable(diagnostic, report.settings_for(findings)) ? "[*] " : "") << diagnostic.message << '\n';
-      write_snippet(file, diagnostic, out);
+      out << finding_head(report, findings, diagnostic, at) << diagnostic.message << '\n';
+      write_snippet(report, file, diagnostic, out);
       for (const Fix& fix : diagnostic.fixes) {
         Applicability applicability = report.settings_for(findings).effective(fix);
         out << "  = " << (applicability == Applicability::DisplayOnly ? "suggestion" : "help") << ": " << fix.title;

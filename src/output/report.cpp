@@ -8,6 +8,7 @@
 
 #include "torchmigrate/engine/baseline.hpp"
 #include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/output/style.hpp"
 
 namespace torchmigrate::output {
 namespace {
@@ -81,6 +82,7 @@ std::string plural(size_t count, const char* noun) {
 }  // namespace
 
 void write_summary(const Report& report, std::ostream& out) {
+  if (!report.summary) return;
   size_t total = 0, fixable_now = 0, unsafe_hidden = 0;
   size_t by_severity[3] = {0, 0, 0};
   for (const FileFindings& findings : report.files) {
@@ -116,7 +118,7 @@ void write_summary(const Report& report, std::ostream& out) {
     out << "Found " << plural(total, "finding") << " (" << severity_breakdown(by_severity) << ").\n";
   }
   if (fixable_now > 0) {
-    out << "[*] " << fixable_now << " fixable with the `--fix` option";
+    out << styled(report, Style::FixMarker, "[*]") << ' ' << fixable_now << " fixable with the `--fix` option";
     if (unsafe_hidden > 0) {
       out << " (" << unsafe_hidden << " hidden fix" << (unsafe_hidden == 1 ? "" : "es")
           << " can be enabled with the `--unsafe-fixes` option)";

@@ -41,6 +41,9 @@ struct CheckOptions {
   bool exit_zero = false;
   bool exit_non_zero_on_fix = false;
   bool statistics = false;
+  std::string color = "auto";  // auto (a terminal, unless NO_COLOR; FORCE_COLOR forces), always, never
+  bool quiet = false;          // the findings only: no summary, no torch range line
+  bool silent = false;         // no report at all: the exit code says it
   bool show_settings = false;  // print each path's resolved context instead of checking
   unsigned jobs = 0;
 };

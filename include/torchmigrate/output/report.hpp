@@ -37,6 +37,8 @@ struct Report {
   std::string root;
   // Absolute directory relative file paths are relative to (the working directory); empty: root.
   std::string base;
+  bool color = false;    // ANSI colour in the text formats (a terminal, or --color always)
+  bool summary = true;   // the closing "Found N ..." lines of the text formats (off: --quiet)
 
   [[nodiscard]] const engine::Settings& settings_for(const FileFindings& findings) const {
     return findings.settings != nullptr ? *findings.settings : *settings;
