@@ -129,9 +129,11 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("--write-baseline", options.write_baseline, "Record the current findings in this baseline file");
   command.add_flag("--add-noqa", options.add_noqa, "Add a suppression comment for every current finding");
   command.add_option("--cache-dir", options.cache_dir,
-                     "Cache findings per file here (default: the configuration's cache-dir; none without it)");
+                     "Cache findings per file here (default: the configuration's cache-dir; none without it)")
+      ->envname("TORCHMIGRATE_CACHE_DIR");
   command.add_flag("--no-cache", options.no_cache, "Do not read or write the cache");
   command.add_option("--output-format", options.output_format, "Report format (default: concise)")
+      ->envname("TORCHMIGRATE_OUTPUT_FORMAT")
       ->check(CLI::IsMember(output::format_names()));
   command.add_option("-o,--output-file", options.output_file, "Write the report to this file instead of stdout");
   command.add_flag("--statistics", options.statistics, "Print the number of findings per rule instead of the findings");
@@ -147,6 +149,8 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
       ->check(CLI::IsMember({"auto", "always", "never"}));
   command.add_flag("-q,--quiet", options.quiet, "Print the findings only: no summary, no torch range line");
   command.add_flag("-s,--silent", options.silent, "Print no report; only the exit code tells");
+  command.add_flag("--show-files", options.show_files,
+                   "Print the files that would be checked (after excludes and .gitignore) and exit");
   command.add_flag("--show-settings", options.show_settings,
                    "Print each path's resolved context (project, torch range, configuration, rules) and exit");
 }
@@ -241,6 +245,10 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
   for (const std::string& note : discovery.notes) std::cerr << "torchmigrate: note: " << note << '\n';
   if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
+  if (options.show_files) {
+    for (const engine::DiscoveredFile& file : discovery.files) out << file.path.string() << '\n';
+    return finish(discovery.errors.empty() ? kExitClean : kExitUsage);
+  }
 
   bool machine_readable = format_name != "concise" && format_name != "full";
   unsigned jobs = options.jobs == 0 ? engine::default_jobs() : options.jobs;

@@ -215,9 +215,30 @@ int run_rule(const std::string& code, const std::string& format) {
   return kExitClean;
 }
 
+int run_all_rules(const std::string& format) {
+  const engine::Catalog& catalog = engine::Catalog::builtin();
+  if (format == "json") {
+    nlohmann::ordered_json rules = nlohmann::ordered_json::array();
+    for (const engine::RuleSpec& rule : catalog.rules()) rules.push_back(rule_json(rule));
+    std::cout << rules.dump(2) << '\n';
+    return kExitClean;
+  }
+  bool first = true;
+  for (const engine::RuleSpec& rule : catalog.rules()) {
+    if (!first) std::cout << '\n';
+    first = false;
+    write_markdown(rule, std::cout);
+  }
+  return kExitClean;
+}
+
 int run_rules(const std::string& format, const std::string& write_docs_directory) {
   const engine::Catalog& catalog = engine::Catalog::builtin();
   if (!write_docs_directory.empty()) return write_docs(catalog, write_docs_directory);
+  if (format == "markdown") {
+    write_index(catalog, std::cout);
+    return kExitClean;
+  }
   if (format == "json") {
     nlohmann::json rules = nlohmann::json::array();
     for (const engine::RuleSpec& rule : catalog.rules()) {
