@@ -17,7 +17,7 @@ const std::vector<std::pair<std::string, Format>>& formats() {
   static const std::vector<std::pair<std::string, Format>> table{
       {"concise", Format::Concise}, {"full", Format::Full},     {"json", Format::Json},
       {"json-lines", Format::JsonLines}, {"sarif", Format::Sarif}, {"github", Format::Github},
-      {"gitlab", Format::Gitlab},   {"junit", Format::Junit}};
+      {"gitlab", Format::Gitlab},   {"junit", Format::Junit},     {"markdown", Format::Markdown}};
   return table;
 }
 
@@ -140,6 +140,7 @@ void write(Format format, const Report& report, std::ostream& out) {
     case Format::Github: write_github(report, out); break;
     case Format::Gitlab: write_gitlab(report, out); break;
     case Format::Junit: write_junit(report, out); break;
+    case Format::Markdown: write_markdown(report, out); break;
   }
 }
 

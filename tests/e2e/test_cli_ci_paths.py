@@ -9,7 +9,7 @@ import unittest
 from test_cli_options import SOURCE
 from tm_e2e import BINARY, TempTree
 
-CI_FORMATS = ["sarif", "gitlab", "github", "junit"]
+CI_FORMATS = ["sarif", "gitlab", "github", "junit", "markdown"]
 
 
 class CiPaths(unittest.TestCase):

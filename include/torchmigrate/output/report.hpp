@@ -45,7 +45,7 @@ struct Report {
   }
 };
 
-enum class Format { Concise, Full, Json, JsonLines, Sarif, Github, Gitlab, Junit };
+enum class Format { Concise, Full, Json, JsonLines, Sarif, Github, Gitlab, Junit, Markdown };
 
 // Every --output-format name, in the order the help text lists them.
 const std::vector<std::string>& format_names();
@@ -60,6 +60,7 @@ void write_sarif(const Report& report, std::ostream& out);
 void write_github(const Report& report, std::ostream& out);
 void write_gitlab(const Report& report, std::ostream& out);
 void write_junit(const Report& report, std::ostream& out);
+void write_markdown(const Report& report, std::ostream& out);
 // The closing lines of the text formats: counts and how many more `--fix` could fix.
 void write_summary(const Report& report, std::ostream& out);
 void write(Format format, const Report& report, std::ostream& out);
@@ -67,6 +68,15 @@ void write(Format format, const Report& report, std::ostream& out);
 // --statistics: one line per rule code (count, code, fixable marker, rule name), most
 // frequent first; a JSON array instead when `format` is Json.
 void write_statistics(Format format, const Report& report, std::ostream& out);
+
+struct Statistic {
+  std::string code;
+  std::string name;
+  size_t count = 0;
+  size_t fixable_count = 0;
+};
+// The findings per rule, most frequent first (what --statistics prints).
+std::vector<Statistic> rule_statistics(const Report& report);
 
 // "[*] " when --fix (or --unsafe-fixes) would apply the diagnostic's fix.
 bool fixable(const Diagnostic& diagnostic, const engine::Settings& settings);
