@@ -5,18 +5,13 @@
 #include <algorithm>
 #include <cctype>
 
+#include "torchmigrate/buildfiles/batch.hpp"
 #include "torchmigrate/buildfiles/shell_words.hpp"
 
 namespace torchmigrate::buildfiles {
 namespace {
 
 bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-bool equals_ignore_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 bool wanted(std::string_view name, const std::vector<std::string>& names) {
   return std::find(names.begin(), names.end(), name) != names.end();
@@ -363,10 +358,37 @@ void key_value_assignments(const BuildFile& file, size_t index, const std::vecto
   }
 }
 
+// Which logical lines of a Singularity/Apptainer definition are shell: the sections the
+// runtime or the build runs (`%post`, `%environment`, ...). The header (`Bootstrap:`,
+// `From:`), `%help`, `%labels`, `%files` and templated `%arguments` are not.
+std::vector<bool> singularity_shell_lines(const BuildFile& file) {
+  static constexpr std::string_view kShellSections[] = {
+      "environment", "post", "setup", "runscript", "startscript", "test",
+      "appenv", "appinstall", "apprun", "appstart", "apptest"};
+  std::vector<bool> shell(file.lines.size(), false);
+  bool in_shell = false;
+  for (size_t index = 0; index < file.lines.size(); ++index) {
+    const LogicalLine& line = file.lines[index];
+    std::string_view text = std::string_view(line.text).substr(line.indent);
+    if (text.size() > 1 && text[0] == '%' && std::isalpha(static_cast<unsigned char>(text[1]))) {
+      size_t end = 1;
+      while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end]))) ++end;
+      std::string_view section = text.substr(1, end - 1);
+      in_shell = std::find(std::begin(kShellSections), std::end(kShellSections), section) != std::end(kShellSections);
+      continue;
+    }
+    shell[index] = in_shell;
+  }
+  return shell;
+}
+
 }  // namespace
 
 std::vector<Assignment> find_assignments(const BuildFile& file, const std::vector<std::string>& names) {
+  if (file.kind == FileKind::Batch) return find_batch_assignments(file, names);
   std::vector<Assignment> out;
+  std::vector<bool> shell_lines;
+  if (file.kind == FileKind::Singularity) shell_lines = singularity_shell_lines(file);
   for (size_t index = 0; index < file.lines.size(); ++index) {
     const std::string& text = file.lines[index].text;
     if (std::none_of(names.begin(), names.end(), [&](const std::string& name) { return text.find(name) != std::string::npos; })) {
@@ -376,6 +398,9 @@ std::vector<Assignment> find_assignments(const BuildFile& file, const std::vecto
       case FileKind::Dockerfile: dockerfile_assignments(file, index, names, out); break;
       case FileKind::Shell:
       case FileKind::DotEnv: shell_assignments(file, index, 0, true, names, out); break;
+      case FileKind::Singularity:
+        if (shell_lines[index]) shell_assignments(file, index, 0, true, names, out);
+        break;
       case FileKind::Yaml:
       case FileKind::CondaEnvironment: yaml_assignments(file, index, names, out); break;
       case FileKind::Makefile: makefile_assignments(file, index, names, out); break;
@@ -383,7 +408,8 @@ std::vector<Assignment> find_assignments(const BuildFile& file, const std::vecto
       case FileKind::Toml:
       case FileKind::Ini: key_value_assignments(file, index, names, out); break;
       case FileKind::Requirements:
-      case FileKind::SetupPy:
+      case FileKind::SetupPy:  // Python: read from its syntax tree by the checks' build front
+      case FileKind::Batch:
       case FileKind::Unknown: break;
     }
   }

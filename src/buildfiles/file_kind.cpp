@@ -15,7 +15,7 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-constexpr std::array<std::pair<FileKind, std::string_view>, 11> kNames = {{
+constexpr std::array<std::pair<FileKind, std::string_view>, 13> kNames = {{
     {FileKind::Dockerfile, "dockerfile"},
     {FileKind::Shell, "shell"},
     {FileKind::Yaml, "yaml"},
@@ -27,11 +27,27 @@ constexpr std::array<std::pair<FileKind, std::string_view>, 11> kNames = {{
     {FileKind::Requirements, "requirements"},
     {FileKind::SetupPy, "setup-py"},
     {FileKind::DotEnv, "dotenv"},
+    {FileKind::Batch, "batch"},
+    {FileKind::Singularity, "singularity"},
 }};
 
 bool in_requirements_directory(const std::filesystem::path& directory) {
   const std::string name = lower(directory.filename().string());
   return name == "requirements" || name == "reqs";
+}
+
+// Singularity Hub's convention names variants `Singularity.<tag>`; Apptainer keeps the names.
+// Checked after every other kind, so `singularity.sh` stays a shell script; a page about
+// containers (`singularity.md`) is not a definition file.
+bool is_container_definition(std::string_view folded, std::string_view extension) {
+  if (extension == ".def") return true;
+  for (std::string_view text : {".md", ".rst", ".txt", ".html", ".adoc", ".org", ".log"}) {
+    if (extension == text) return false;
+  }
+  for (std::string_view stem : {"singularity", "apptainer"}) {
+    if (folded == stem || (folded.starts_with(stem) && folded[stem.size()] == '.')) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -63,6 +79,8 @@ FileKind kind_for(const std::filesystem::path& path) {
   if (extension == ".toml") return FileKind::Toml;
   if (extension == ".cfg" || extension == ".ini") return FileKind::Ini;
   if (name == ".env" || extension == ".env") return FileKind::DotEnv;
+  if (extension == ".bat" || extension == ".cmd") return FileKind::Batch;
+  if (is_container_definition(folded, extension)) return FileKind::Singularity;
   return FileKind::Unknown;
 }
 

@@ -13,6 +13,7 @@ bool joins_backslash_lines(FileKind kind) {
     case FileKind::Makefile:
     case FileKind::Requirements:
     case FileKind::DotEnv:
+    case FileKind::Singularity:  // its sections are shell
     case FileKind::Yaml:  // shell in `run:` blocks
       return true;
     default:
@@ -30,9 +31,44 @@ bool opens_quote(std::string_view line, size_t i, FileKind kind) {
          before == '(';
 }
 
+// cmd.exe: `REM` as a command or a `::` label line is a comment, also after `&` (`set X=1 & rem
+// note`), where the comment takes its `&` with it. `#` means nothing, only `"` quotes, and `^`
+// escapes the next character outside quotes.
+size_t batch_comment_start(std::string_view line, char& quote) {
+  size_t cut = 0;  // where a comment starting at the current command would cut the line
+  bool command_start = true;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quote != 0) {
+      if (c == '"') quote = 0;
+      continue;
+    }
+    if (c == '&' || c == '|' || c == '(') {
+      if (!command_start || c == '(') cut = c == '(' ? i + 1 : i;
+      command_start = true;
+      continue;
+    }
+    if (command_start && (is_space(c) || c == '@')) continue;
+    if (command_start) {
+      std::string_view rest = line.substr(i);
+      bool rem = rest.size() >= 3 && (rest[0] | 0x20) == 'r' && (rest[1] | 0x20) == 'e' && (rest[2] | 0x20) == 'm' &&
+                 (rest.size() == 3 || is_space(rest[3]));
+      if (rem || rest.starts_with("::")) return cut;
+    }
+    command_start = false;
+    if (c == '"') {
+      quote = c;
+    } else if (c == '^') {
+      ++i;
+    }
+  }
+  return line.size();
+}
+
 }  // namespace
 
 size_t comment_start(std::string_view line, FileKind kind, char& quote) {
+  if (kind == FileKind::Batch) return batch_comment_start(line, quote);
   for (size_t i = 0; i < line.size(); ++i) {
     char c = line[i];
     if (quote != 0) {
@@ -93,10 +129,12 @@ std::vector<LogicalLine> logical_lines(std::string_view text, FileKind kind) {
     size_t code_end = comment_start(line, kind, quote);
     std::string_view code = line.substr(0, code_end);
     bool continues = false;
-    if (joins_backslash_lines(kind) && code_end == line.size()) {
-      size_t backslashes = 0;
-      while (backslashes < code.size() && code[code.size() - 1 - backslashes] == '\\') ++backslashes;
-      if (backslashes % 2 == 1) {
+    bool batch = kind == FileKind::Batch;
+    if ((joins_backslash_lines(kind) || (batch && quote == 0)) && code_end == line.size()) {
+      char escape = batch ? '^' : '\\';  // cmd.exe continues a line with `^`
+      size_t escapes = 0;
+      while (escapes < code.size() && code[code.size() - 1 - escapes] == escape) ++escapes;
+      if (escapes % 2 == 1) {
         code.remove_suffix(1);
         continues = true;
       }

@@ -366,6 +366,8 @@ std::vector<Requirement> find_requirements(const BuildFile& file, std::string_vi
     case FileKind::Makefile: install_commands(file, name, out); break;
     case FileKind::CMake:
     case FileKind::DotEnv:
+    case FileKind::Batch:        // `pip install` in cmd scripts and container definitions is
+    case FileKind::Singularity:  // not read yet
     case FileKind::Unknown: break;
   }
   return out;

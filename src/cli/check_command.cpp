@@ -128,6 +128,9 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("--baseline", options.baseline, "Report only findings not recorded in this baseline file");
   command.add_option("--write-baseline", options.write_baseline, "Record the current findings in this baseline file");
   command.add_flag("--add-noqa", options.add_noqa, "Add a suppression comment for every current finding");
+  command.add_flag("--follow-links", options.follow_links,
+                   "Let --fix and --add-noqa write through a symbolic link named on the command line to a file "
+                   "outside the project");
   command.add_option("--cache-dir", options.cache_dir,
                      "Cache findings per file here (default: the configuration's cache-dir; none without it)")
       ->envname("TORCHMIGRATE_CACHE_DIR");
@@ -267,12 +270,13 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   };
   // The cache serves report runs only: fixing always works on fresh findings.
   std::optional<engine::ResultCache> cache;
-  std::string cache_dir = !options.cache_dir.empty() ? options.cache_dir : first_config.cache_dir.value_or("");
-  if (!options.no_cache && !cache_dir.empty()) cache.emplace(cache_dir);
+  if (!options.no_cache && mode == engine::FixMode::Report) {
+    cache = engine::open_result_cache(options.cache_dir, first_config, std::cerr);
+  }
   std::vector<engine::FileOutcome> outcomes =
-      engine::run_session(linter_for, discovery.files, mode, jobs, cache ? &*cache : nullptr);
+      engine::run_session(linter_for, discovery.files, mode, jobs, cache ? &*cache : nullptr, options.follow_links);
 
-  if (options.add_noqa) return finish(add_noqa_to_files(outcomes, discovery.files, std::cerr));
+  if (options.add_noqa) return finish(add_noqa_to_files(outcomes, discovery.files, std::cerr, options.follow_links));
 
   engine::PathRoots roots = report_roots(options.project_root, paths.front());
   if (!options.write_baseline.empty()) {

@@ -12,7 +12,9 @@
 
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/engine/add_noqa.hpp"
+#include "torchmigrate/engine/confined_write.hpp"
 #include "torchmigrate/engine/file_io.hpp"
+#include "torchmigrate/output/escape.hpp"
 
 namespace torchmigrate::cli {
 
@@ -26,8 +28,8 @@ bool print_file_problems(const std::vector<engine::FileOutcome>& outcomes, std::
       std::string_view level = diagnostic.severity == Severity::Error ? "error"
                                : diagnostic.severity == Severity::Warning ? "warning"
                                                                           : "note";
-      err << "torchmigrate: " << level << ": " << outcome.source->path() << ": " << diagnostic.code << ' '
-          << diagnostic.message << '\n';
+      err << "torchmigrate: " << level << ": " << output::escape_control(outcome.source->path()) << ": "
+          << diagnostic.code << ' ' << output::escape_control(diagnostic.message) << '\n';
       failed = failed || diagnostic.severity == Severity::Error;
     }
   }
@@ -46,7 +48,7 @@ void print_fix_list(const std::vector<engine::FileOutcome>& outcomes, const engi
     for (const engine::AppliedFix& fix : outcome.applied) ++counts[fix.code];
     size_t width = 1;
     for (const auto& [code, count] : counts) width = std::max(width, std::to_string(count).size());
-    out << "- " << outcome.source->path() << ":\n";
+    out << "- " << output::escape_control(outcome.source->path()) << ":\n";
     for (const auto& [code, count] : counts) {
       std::string number = std::to_string(count);
       const engine::RuleSpec* rule = catalog.find(code);
@@ -75,7 +77,7 @@ std::string open_output_file(const std::string& path, std::ofstream& file) {
 
 // --add-noqa: writes a suppression onto every line with a finding; returns the exit code.
 int add_noqa_to_files(const std::vector<engine::FileOutcome>& outcomes, const std::vector<engine::DiscoveredFile>& files,
-                      std::ostream& err) {
+                      std::ostream& err, bool follow_links) {
   size_t added = 0;
   bool failed = print_file_problems(outcomes, err);
   for (size_t i = 0; i < outcomes.size(); ++i) {
@@ -87,13 +89,18 @@ int add_noqa_to_files(const std::vector<engine::FileOutcome>& outcomes, const st
     if (!decoded.skip_reason.empty() || decoded.text != outcome.source->text()) continue;
     engine::NoqaResult noqa = engine::add_noqa(*outcome.source, outcome.diagnostics);
     for (uint32_t line : noqa.skipped_lines) {
-      err << "torchmigrate: warning: " << outcome.source->path() << ":" << line
+      err << "torchmigrate: warning: " << output::escape_control(outcome.source->path()) << ":" << line
           << ": a comment cannot go at the end of this line (inside a string or a continuation); add it by hand\n";
     }
     if (noqa.added == 0 || noqa.text == outcome.source->text()) continue;
+    if (std::string outside = follow_links ? "" : engine::write_leaves_project(files[i].path); !outside.empty()) {
+      err << "torchmigrate: error: " << output::escape_control(outcome.source->path()) << ": " << outside << '\n';
+      failed = true;
+      continue;
+    }
     std::string error = engine::write_file_atomically(files[i].path, engine::encode_source(noqa.text, decoded.bom), *read.text);
     if (!error.empty()) {
-      err << "torchmigrate: error: " << outcome.source->path() << ": " << error << '\n';
+      err << "torchmigrate: error: " << output::escape_control(outcome.source->path()) << ": " << error << '\n';
       failed = true;
       continue;
     }

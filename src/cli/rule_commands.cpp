@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 std::string fix_label(const engine::RuleSpec& rule) {
   if (!rule.fix_applicability) return "none";
   std::string label(to_string(*rule.fix_applicability));
-  if (rule.fix_compat == Compat::Torch28Plus) label += " (2.8+)";
+  if (rule.fix_compat.torch) label += " (needs torch >= " + rule.fix_compat.torch->str() + ")";
   if (rule.fix_policies) label += ", keep-old/adopt-new";
   return label;
 }
@@ -59,6 +59,8 @@ std::string_view code_block_language(const engine::RuleSpec& rule) {
     case buildfiles::FileKind::Ini: return "ini";
     case buildfiles::FileKind::SetupPy: return "python";
     case buildfiles::FileKind::DotEnv: return "dotenv";
+    case buildfiles::FileKind::Batch: return "bat";
+    case buildfiles::FileKind::Singularity: return "singularity";
     case buildfiles::FileKind::Requirements:
     case buildfiles::FileKind::Unknown: break;
   }
@@ -74,7 +76,8 @@ void write_markdown(const engine::RuleSpec& rule, std::ostream& out) {
   out << "# " << rule.name << " (" << rule.code << ")\n\n";
   out << "Severity: " << to_string(rule.severity) << ". Since torch " << rule.since;
   if (!rule.removed_in.empty()) out << ", removed in " << rule.removed_in;
-  out << ". Confidence: " << rule.confidence << ". Fix: " << fix_label(rule) << ".";
+  out << ". Kind: " << engine::to_string(rule.kind) << " (torch " << rule.release.from.str() << " to "
+      << rule.release.to.str() << "). Confidence: " << rule.confidence << ". Fix: " << fix_label(rule) << ".";
   if (!rule.default_enabled) out << " Off by default (enable with `--extend-select " << rule.code << "`).";
   out << "\n\n## What it does\n\n" << rule.docs.what << "\n\n## Why is this bad?\n\n" << rule.docs.why << "\n\n";
   out << "## Example\n\n";
@@ -83,7 +86,7 @@ void write_markdown(const engine::RuleSpec& rule, std::ostream& out) {
   out << "\nUse instead:\n\n";
   print_code_block(rule, rule.docs.after, out);
   if (!rule.docs.after_adopt_new.empty()) {
-    out << "\nOr, adopting the 2.8 behaviour (`--policy " << rule.code << "=adopt-new`):\n\n";
+    out << "\nOr, adopting the " << rule.release.to.str() << " behaviour (`--policy " << rule.code << "=adopt-new`):\n\n";
     print_code_block(rule, rule.docs.after_adopt_new, out);
   }
   out << "\n## Fix safety\n\n" << rule.docs.fix_safety << "\n\n## Limitations\n\n" << rule.docs.limitations << "\n";
@@ -108,7 +111,8 @@ nlohmann::ordered_json rule_json(const engine::RuleSpec& rule) {
   if (!rule.docs.after_adopt_new.empty()) docs["after_adopt_new"] = rule.docs.after_adopt_new;
   nlohmann::ordered_json fix = {
       {"applicability", rule.fix_applicability ? std::string(to_string(*rule.fix_applicability)) : "none"},
-      {"compat", std::string(to_string(rule.fix_compat))},
+      {"requires", rule.fix_compat.torch ? nlohmann::ordered_json{{"torch", ">=" + rule.fix_compat.torch->str()}}
+                                         : nlohmann::ordered_json::object()},
       {"policies", rule.fix_policies}};
   nlohmann::ordered_json out = {{"code", rule.code},
                         {"name", rule.name},
@@ -117,6 +121,8 @@ nlohmann::ordered_json rule_json(const engine::RuleSpec& rule) {
                         {"severity", to_string(rule.severity)},
                         {"default_enabled", rule.default_enabled},
                         {"since", rule.since},
+                        {"kind", engine::to_string(rule.kind)},
+                        {"release", {{"from", rule.release.from.str()}, {"to", rule.release.to.str()}}},
                         {"confidence", rule.confidence},
                         {"fix", fix},
                         {"references", references},
@@ -142,11 +148,11 @@ void write_index(const engine::Catalog& catalog, std::ostream& out) {
   out << "# Rules\n\n"
          "Generated from the rule catalog (`rules/TM*.json`) by `torchmigrate rules --write-docs docs/rules`;\n"
          "do not edit by hand. `torchmigrate rule CODE` prints the same text.\n\n"
-         "| Code | Name | Severity | Default | Fix | Summary |\n"
-         "| --- | --- | --- | --- | --- | --- |\n";
+         "| Code | Name | Kind | Severity | Default | Fix | Summary |\n"
+         "| --- | --- | --- | --- | --- | --- | --- |\n";
   for (const engine::RuleSpec& rule : catalog.rules()) {
     out << "| [" << rule.code << "](" << doc_file_name(rule) << ") | " << rule.name << " | "
-        << to_string(rule.severity) << " | " << (rule.default_enabled ? "on" : "off") << " | " << table_cell(fix_label(rule))
+        << engine::to_string(rule.kind) << " | " << to_string(rule.severity) << " | " << (rule.default_enabled ? "on" : "off") << " | " << table_cell(fix_label(rule))
         << " | " << table_cell(rule.summary) << " |\n";
   }
 }
@@ -248,19 +254,25 @@ int run_rules(const std::string& format, const std::string& write_docs_directory
                        {"language", language_name(rule.language)},
                        {"severity", to_string(rule.severity)},
                        {"default_enabled", rule.default_enabled},
+                       {"kind", engine::to_string(rule.kind)},
                        {"fix", fix_label(rule)}});
     }
     std::cout << rules.dump(2) << '\n';
     return kExitClean;
   }
   size_t name_width = 4;
-  for (const engine::RuleSpec& rule : catalog.rules()) name_width = std::max(name_width, rule.name.size());
+  size_t fix_width = 3;
+  for (const engine::RuleSpec& rule : catalog.rules()) {
+    name_width = std::max(name_width, rule.name.size());
+    fix_width = std::max(fix_width, fix_label(rule).size());
+  }
   std::cout << std::left << std::setw(7) << "CODE" << std::setw(static_cast<int>(name_width) + 2) << "NAME"
-            << std::setw(9) << "SEVERITY" << std::setw(9) << "DEFAULT" << std::setw(34) << "FIX" << "SUMMARY\n";
+            << std::setw(9) << "SEVERITY" << std::setw(9) << "DEFAULT" << std::setw(static_cast<int>(fix_width) + 2)
+            << "FIX" << "SUMMARY\n";
   for (const engine::RuleSpec& rule : catalog.rules()) {
     std::cout << std::left << std::setw(7) << rule.code << std::setw(static_cast<int>(name_width) + 2) << rule.name
               << std::setw(9) << to_string(rule.severity) << std::setw(9) << (rule.default_enabled ? "on" : "off")
-              << std::setw(34) << fix_label(rule) << rule.summary << '\n';
+              << std::setw(static_cast<int>(fix_width) + 2) << fix_label(rule) << rule.summary << '\n';
   }
   return kExitClean;
 }

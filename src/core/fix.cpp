@@ -15,8 +15,8 @@ std::string_view to_string(Applicability applicability) {
   return "safe";
 }
 
-std::string_view to_string(Compat compat) {
-  return compat == Compat::AllVersions ? "all-versions" : "torch-2.8-plus";
+std::string to_string(const FixRequirements& requirements) {
+  return requirements.torch ? "torch>=" + requirements.torch->str() : std::string();
 }
 
 std::string_view to_string(FixPolicy policy) {

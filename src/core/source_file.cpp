@@ -5,10 +5,13 @@
 
 namespace torchmigrate {
 
+// Lines end as Python's tokenizer ends them: at `\r\n`, a lone `\r` or `\n`. A form feed is
+// whitespace and U+2028/U+2029 are ordinary characters in Python source, so neither ends a line.
 LineIndex::LineIndex(std::string_view text) {
   line_starts_.push_back(0);
   for (uint32_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n') line_starts_.push_back(i + 1);
+    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+    if (text[i] == '\n' || text[i] == '\r') line_starts_.push_back(i + 1);
   }
 }
 
@@ -40,9 +43,9 @@ SourceFile::SourceFile(std::string path, std::string text, Language language)
     : path_(std::move(path)), text_(std::move(text)), language_(language), lines_(text_) {}
 
 std::string_view SourceFile::line_ending() const {
-  size_t newline = text_.find('\n');
-  if (newline != std::string::npos && newline > 0 && text_[newline - 1] == '\r') return "\r\n";
-  return "\n";
+  size_t end = text_.find_first_of("\r\n");
+  if (end == std::string::npos || text_[end] == '\n') return "\n";
+  return end + 1 < text_.size() && text_[end + 1] == '\n' ? "\r\n" : "\r";
 }
 
 }  // namespace torchmigrate

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "torchmigrate/buildfiles/file_kind.hpp"
 #include "torchmigrate/engine/suppressions.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 
@@ -47,6 +48,11 @@ NoqaResult add_noqa(const SourceFile& file, const std::vector<Diagnostic>& diagn
     if (is_suppressible(diagnostic)) codes_by_line[file.lines().line_of(diagnostic.range.start)].insert(diagnostic.code);
   }
   if (codes_by_line.empty()) return result;
+  // cmd.exe has no `#` comment: text appended to `set X=...` would become part of the value.
+  if (file.language() == Language::BuildFile && buildfiles::kind_for(file.path()) == buildfiles::FileKind::Batch) {
+    for (const auto& [line, codes] : codes_by_line) result.skipped_lines.push_back(line + 1);
+    return result;
+  }
 
   std::optional<python::SyntaxTree> tree;
   std::vector<TextRange> comments;

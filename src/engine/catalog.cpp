@@ -2,6 +2,7 @@
 #include "torchmigrate/engine/catalog.hpp"
 
 #include <algorithm>
+#include <regex>
 #include <set>
 
 #include "embedded_rules.hpp"
@@ -84,6 +85,21 @@ class ObjectReader {
   std::set<std::string> seen_;
 };
 
+TorchVersion version_from(ObjectReader& reader, const std::string& key) {
+  std::string text = reader.string(key);
+  static const std::regex shape(R"([0-9]+\.[0-9]+)");
+  if (!std::regex_match(text, shape)) reader.fail("`" + key + "` is `" + text + "`; expected MAJOR.MINOR such as 2.8");
+  return TorchVersion::parse(text);
+}
+
+RuleKind kind_from(const std::string& value) {
+  if (value == "renamed") return RuleKind::Renamed;
+  if (value == "changed-default") return RuleKind::ChangedDefault;
+  if (value == "deprecated") return RuleKind::Deprecated;
+  if (value == "build") return RuleKind::Build;
+  return RuleKind::Removed;
+}
+
 Severity severity_from(const std::string& value) {
   if (value == "error") return Severity::Error;
   if (value == "info") return Severity::Info;
@@ -91,6 +107,35 @@ Severity severity_from(const std::string& value) {
 }
 
 }  // namespace
+
+std::string_view to_string(RuleKind kind) {
+  switch (kind) {
+    case RuleKind::Removed: return "removed";
+    case RuleKind::Renamed: return "renamed";
+    case RuleKind::ChangedDefault: return "changed-default";
+    case RuleKind::Deprecated: return "deprecated";
+    case RuleKind::Build: return "build";
+  }
+  return "removed";
+}
+
+FixRequirements parse_fix_requirements(const json& object, const std::string& where) {
+  ObjectReader reader(object, where);
+  FixRequirements requirements;
+  std::string torch = reader.string("torch", false);
+  if (!torch.empty()) {
+    // Only a lower bound: the project's supported range is known by its lowest release.
+    static const std::regex lower_bound(R"(>=([0-9]+\.[0-9]+))");
+    std::smatch match;
+    if (!std::regex_match(torch, match, lower_bound)) {
+      reader.fail("`torch` is `" + torch + "`; expected a lower bound such as \">=2.8\"");
+    }
+    requirements.torch = TorchVersion::parse(match[1].str());
+  }
+  reader.finish();
+  if (requirements.empty()) reader.fail("names no requirement; leave `requires` out instead");
+  return requirements;
+}
 
 std::string reference_url(std::string_view reference) {
   std::string_view kind = reference.starts_with("pytorch-issue#") ? "issues" : "pull";
@@ -132,9 +177,32 @@ RuleSpec parse_rule(const json& entry, const std::string& origin) {
   rule.references = reader.strings("references");
   std::string language = reader.choice("language", {"python", "cxx", "build"}, "python");
   rule.language = language == "cxx" ? RuleLanguage::Cxx : language == "build" ? RuleLanguage::Build : RuleLanguage::Python;
+  rule.kind = kind_from(reader.choice("kind", {"removed", "renamed", "changed-default", "deprecated", "build"}));
+  if ((rule.kind == RuleKind::Build) != (rule.language == RuleLanguage::Build)) {
+    reader.fail("`kind` is `build` exactly for rules whose `language` is `build`");
+  }
+
+  ObjectReader release(reader.object("release"), origin + ": release");
+  rule.release.from = version_from(release, "from");
+  rule.release.to = version_from(release, "to");
+  release.finish();
+  if (!(rule.release.from < rule.release.to)) release.fail("`from` must be an older release than `to`");
+
   rule.triggers = reader.strings("triggers");
   if (entry.contains("compat_markers")) rule.compat_markers = reader.strings("compat_markers");
   if (rule.triggers.empty()) reader.fail("`triggers` needs at least one entry");
+  if (const json* attributes = reader.optional_object("compat_attributes")) {
+    ObjectReader names(*attributes, origin + ": compat_attributes");
+    if (attributes->contains("old")) rule.compat_attributes.old_names = names.strings("old");
+    if (attributes->contains("new")) rule.compat_attributes.new_names = names.strings("new");
+    names.finish();
+    if (rule.compat_attributes.old_names.empty() && rule.compat_attributes.new_names.empty()) {
+      names.fail("needs `old` or `new` names");
+    }
+    if (rule.kind == RuleKind::ChangedDefault || rule.kind == RuleKind::Build) {
+      names.fail("only rules about an API (removed, renamed, deprecated) have attribute tests");
+    }
+  }
 
   ObjectReader check(reader.object("check"), origin + ": check");
   rule.check_family = check.string("family");
@@ -146,11 +214,18 @@ RuleSpec parse_rule(const json& entry, const std::string& origin) {
   if (applicability == "safe") rule.fix_applicability = Applicability::Safe;
   if (applicability == "unsafe") rule.fix_applicability = Applicability::Unsafe;
   if (applicability == "display-only") rule.fix_applicability = Applicability::DisplayOnly;
-  rule.fix_compat = fix.choice("compat", {"all-versions", "torch-2.8-plus"}) == "torch-2.8-plus"
-                        ? Compat::Torch28Plus
-                        : Compat::AllVersions;
+  if (const json* requirements = fix.optional_object("requires")) {
+    if (!rule.fix_applicability) fix.fail("a rule without a fix has no `requires`");
+    rule.fix_compat = parse_fix_requirements(*requirements, origin + ": fix.requires");
+    if (rule.fix_compat.torch && rule.release.to < *rule.fix_compat.torch) {
+      fix.fail("`requires` names a torch newer than the rule's release `to`");
+    }
+  }
   rule.fix_policies = fix.boolean("policies", false);
   fix.finish();
+  if (rule.fix_policies && rule.kind != RuleKind::ChangedDefault) {
+    reader.fail("keep-old/adopt-new fixes (`fix.policies`) belong to `changed-default` rules");
+  }
 
   ObjectReader docs(reader.object("docs"), origin + ": docs");
   rule.docs.what = docs.string("what");

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <fstream>
+#include <iterator>
 
 #include "torchmigrate/engine/discovery.hpp"
 
@@ -28,48 +30,93 @@ std::string valid_keys() {
   return list;
 }
 
+// Every message starts `file:line:column:`, like a compiler's, so an editor can jump to it.
+std::string located(const fs::path& path, const toml::source_region& where) {
+  return path.string() + ":" + std::to_string(where.begin.line) + ":" + std::to_string(where.begin.column) + ": ";
+}
+
 class TableReader {
  public:
-  TableReader(const toml::table& table, std::string where) : table_(table), where_(std::move(where)) {}
+  TableReader(fs::path path, std::string prefix) : path_(std::move(path)), prefix_(std::move(prefix)) {}
 
-  [[noreturn]] void fail(std::string_view key, const std::string& what) const {
-    throw ConfigError(where_ + ": `" + std::string(key) + "` " + what);
+  // `key` is the key as written (`per-file-ignores."tests/**"`); `node` the value it names.
+  [[noreturn]] void fail(const toml::node& node, std::string_view key, const std::string& what) const {
+    throw ConfigError(located(path_, node.source()) + "`" + prefix_ + std::string(key) + "` " + what);
+  }
+  [[noreturn]] void fail_at(const toml::source_region& where, const std::string& what) const {
+    throw ConfigError(located(path_, where) + what);
   }
 
   std::vector<std::string> strings(std::string_view key, const toml::node& node) const {
     std::vector<std::string> values;
     const toml::array* array = node.as_array();
-    if (array == nullptr) fail(key, "must be an array of strings");
+    if (array == nullptr) fail(node, key, "must be an array of strings, e.g. [\"TM1\"]");
     for (const toml::node& item : *array) {
-      if (!item.is_string()) fail(key, "must be an array of strings");
+      if (!item.is_string()) fail(item, key, "must be an array of strings, e.g. [\"TM1\"]");
       values.push_back(item.value<std::string>().value());
     }
     return values;
   }
 
   std::string string(std::string_view key, const toml::node& node) const {
-    if (!node.is_string()) fail(key, "must be a string");
+    if (!node.is_string()) fail(node, key, "must be a string");
     return node.value<std::string>().value();
   }
 
-  const toml::table& table() const { return table_; }
+  const toml::table& table(std::string_view key, const toml::node& node, const char* example) const {
+    const toml::table* table = node.as_table();
+    if (table == nullptr) fail(node, key, std::string("must be a table, e.g. ") + example);
+    return *table;
+  }
+
+  const std::string& prefix() const { return prefix_; }
 
  private:
-  const toml::table& table_;
-  std::string where_;
+  fs::path path_;
+  std::string prefix_;  // "tool.torchmigrate." in pyproject.toml
 };
 
 std::vector<std::string> checked_selectors(const TableReader& reader, std::string_view key, const toml::node& node,
                                            const Catalog& catalog) {
   std::vector<std::string> selectors = reader.strings(key, node);
-  for (const std::string& selector : selectors) {
+  const toml::array& items = *node.as_array();
+  for (size_t i = 0; i < selectors.size(); ++i) {
     try {
-      validate_selector(selector, catalog);
+      validate_selector(selectors[i], catalog);
     } catch (const std::invalid_argument& error) {
-      reader.fail(key, std::string("has an ") + error.what());
+      reader.fail(*items.get(i), key, std::string("has an ") + error.what());
     }
   }
   return selectors;
+}
+
+// What a glob written for git's wildmatch must not be: empty, a `[` that never closes (which
+// would match nothing, silently), or a trailing lone backslash.
+std::string glob_problem(std::string_view glob) {
+  if (glob.empty()) return "is empty";
+  for (size_t i = 0; i < glob.size(); ++i) {
+    if (glob[i] == '\\') {
+      if (++i == glob.size()) return "ends with a lone `\\`";
+    } else if (glob[i] == '[') {
+      size_t j = i + 1;
+      if (j < glob.size() && (glob[j] == '!' || glob[j] == '^')) ++j;
+      if (j < glob.size() && glob[j] == ']') ++j;  // a `]` first in the class is literal
+      while (j < glob.size() && glob[j] != ']') j += glob[j] == '\\' ? 2 : 1;
+      if (j >= glob.size()) return "has a `[` without a closing `]`";
+      i = j;
+    }
+  }
+  return {};
+}
+
+std::vector<std::string> checked_globs(const TableReader& reader, std::string_view key, const toml::node& node) {
+  std::vector<std::string> globs = reader.strings(key, node);
+  const toml::array& items = *node.as_array();
+  for (size_t i = 0; i < globs.size(); ++i) {
+    std::string problem = glob_problem(globs[i]);
+    if (!problem.empty()) reader.fail(*items.get(i), key, "has the glob `" + globs[i] + "`, which " + problem);
+  }
+  return globs;
 }
 
 std::string extension_choices() {
@@ -78,18 +125,83 @@ std::string extension_choices() {
                                     buildfiles::FileKind::Yaml, buildfiles::FileKind::CondaEnvironment,
                                     buildfiles::FileKind::CMake, buildfiles::FileKind::Makefile,
                                     buildfiles::FileKind::Toml, buildfiles::FileKind::Ini,
-                                    buildfiles::FileKind::Requirements, buildfiles::FileKind::DotEnv}) {
+                                    buildfiles::FileKind::Requirements, buildfiles::FileKind::DotEnv,
+                                    buildfiles::FileKind::Batch, buildfiles::FileKind::Singularity}) {
     list += ", " + std::string(buildfiles::to_string(kind));
   }
   return list;
 }
 
-ConfigFile parse_table(const toml::table& table, const fs::path& path, const std::string& where,
+std::string_view language_name(Language language) {
+  switch (language) {
+    case Language::Python: return "Python";
+    case Language::Cxx: return "C/C++/CUDA";
+    case Language::BuildFile: return "build-file";
+    case Language::Unknown: break;
+  }
+  return "unknown";
+}
+
+// `[extension]`: each entry adds a file ending to a front. An ending a front already reads
+// cannot be moved to another one: `py = "cxx"` would silently stop every Python check.
+void read_extensions(const TableReader& reader, std::string_view key, const toml::node& node, ConfigFile& config) {
+  for (const auto& [extension, language] : reader.table(key, node, "{ pyw = \"python\" }")) {
+    std::string name(extension.str());
+    std::string entry = std::string(key) + "." + name;
+    if (name.starts_with('.')) name.erase(0, 1);
+    if (name.empty() || name.find_first_of("./\\*?[ \t") != std::string::npos) {
+      reader.fail(language, entry, "names the ending `" + std::string(extension.str()) +
+                                       "`; an ending is one word after the last dot, such as `pyw`");
+    }
+    std::string front = reader.string(entry, language);
+    Language target = Language::Unknown;
+    std::optional<buildfiles::FileKind> kind;
+    if (front == "python") {
+      target = Language::Python;
+    } else if (front == "cxx" || front == "c++" || front == "cuda") {
+      target = Language::Cxx;
+    } else if ((kind = buildfiles::parse_kind(front))) {
+      target = Language::BuildFile;
+    } else {
+      reader.fail(language, entry, "maps `" + name + "` to `" + front + "`; expected one of: " + extension_choices());
+    }
+    fs::path sample = "file." + name;
+    Language builtin = language_for(sample);
+    if (builtin != Language::Unknown &&
+        (builtin != target || (kind && buildfiles::kind_for(sample) != *kind))) {
+      reader.fail(language, entry, "maps `" + name + "`, a " + std::string(language_name(builtin)) +
+                                       " ending, to `" + front + "`; that would stop those files from being checked as " +
+                                       std::string(language_name(builtin)) + " (only new endings can be added)");
+    }
+    config.extensions[name] = target;
+    // Build files are parsed by kind: the ending says which syntax to read.
+    if (kind) config.build_extensions["." + name] = *kind;
+  }
+}
+
+// `cache-dir` in a configuration file must stay inside the project (the file's directory):
+// `".."`, `""` or an absolute path would let a checked-out repository write anywhere. Only
+// --cache-dir or TORCHMIGRATE_CACHE_DIR may name a directory elsewhere.
+std::string cache_dir_problem(const std::string& directory) {
+  if (directory.empty()) return "is empty";
+  fs::path path(directory);
+  if (path.is_absolute() || path.has_root_name() || path.has_root_directory()) {
+    return "is absolute; a configuration file may only name a directory inside the project (use --cache-dir or " +
+           std::string("TORCHMIGRATE_CACHE_DIR for one elsewhere)");
+  }
+  fs::path normal = path.lexically_normal();
+  if (normal.empty() || normal == "." || normal == "./" || *normal.begin() == "..") {
+    return "is `" + directory + "`, which is not inside the project; use a subdirectory such as \".torchmigrate_cache\"";
+  }
+  return {};
+}
+
+ConfigFile parse_table(const toml::table& table, const fs::path& path, const std::string& prefix,
                        const Catalog& catalog) {
   ConfigFile config;
   config.path = path;
   config.root = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-  TableReader reader(table, where);
+  TableReader reader(path, prefix);
   for (const auto& [key_node, value] : table) {
     std::string_view key = key_node.str();
     if (key == "select") {
@@ -99,112 +211,124 @@ ConfigFile parse_table(const toml::table& table, const fs::path& path, const std
     } else if (key == "ignore") {
       config.ignore = checked_selectors(reader, key, value, catalog);
     } else if (key == "per-file-ignores") {
-      const toml::table* globs = value.as_table();
-      if (globs == nullptr) reader.fail(key, "must be a table of glob = [codes]");
-      for (const auto& [glob, codes] : *globs) {
-        config.per_file_ignores.emplace_back(std::string(glob.str()),
-                                             checked_selectors(reader, "per-file-ignores." + std::string(glob.str()),
-                                                               codes, catalog));
+      for (const auto& [glob, codes] : reader.table(key, value, "{ \"tests/**\" = [\"TM2\"] }")) {
+        std::string entry = "per-file-ignores.\"" + std::string(glob.str()) + "\"";
+        std::string problem = glob_problem(glob.str());
+        if (!problem.empty()) reader.fail(codes, entry, "is not a usable glob: it " + problem);
+        std::vector<std::string> selectors = checked_selectors(reader, entry, codes, catalog);
+        if (selectors.empty()) reader.fail(codes, entry, "is empty; list the codes to ignore, e.g. [\"TM2\"]");
+        config.per_file_ignores.emplace_back(std::string(glob.str()), std::move(selectors));
       }
     } else if (key == "exclude") {
-      config.exclude = reader.strings(key, value);
+      config.exclude = checked_globs(reader, key, value);
     } else if (key == "extend-exclude") {
-      config.extend_exclude = reader.strings(key, value);
+      config.extend_exclude = checked_globs(reader, key, value);
     } else if (key == "extension" || key == "include-extensions") {
-      const toml::table* extensions = value.as_table();
-      if (extensions == nullptr) reader.fail(key, "must be a table of extension = front, e.g. pyw = \"python\"");
-      for (const auto& [extension, language] : *extensions) {
-        std::string name(extension.str());
-        if (name.starts_with('.')) name.erase(0, 1);
-        std::string front = reader.string(key, language);
-        if (front == "python") {
-          config.extensions[name] = Language::Python;
-        } else if (front == "cxx" || front == "c++" || front == "cuda") {
-          config.extensions[name] = Language::Cxx;
-        } else if (std::optional<buildfiles::FileKind> kind = buildfiles::parse_kind(front)) {
-          // Build files are parsed by kind: the ending says which syntax to read.
-          config.extensions[name] = Language::BuildFile;
-          config.build_extensions["." + name] = *kind;
-        } else {
-          reader.fail(key, "maps `" + name + "` to `" + front + "`; expected one of: " + extension_choices());
-        }
-      }
+      read_extensions(reader, key, value, config);
     } else if (key == "min-torch") {
       std::string version = reader.string(key, value);
       try {
         TorchVersion::parse(version);
       } catch (const std::invalid_argument& error) {
-        reader.fail(key, error.what());
+        reader.fail(value, key, error.what());
       }
       config.min_torch = version;
     } else if (key == "policy") {
-      auto policy_of = [&](const toml::node& node) {
+      auto policy_of = [&](const toml::node& node, std::string_view entry) {
         try {
-          return parse_policy(reader.string(key, node));
+          return parse_policy(reader.string(entry, node));
         } catch (const std::invalid_argument& error) {
-          reader.fail(key, error.what());
+          reader.fail(node, entry, error.what());
         }
       };
       if (value.is_string()) {
-        config.policy["ALL"] = policy_of(value);
+        config.policy["ALL"] = policy_of(value, key);
       } else if (const toml::table* policies = value.as_table()) {
         for (const auto& [code, policy] : *policies) {
+          std::string entry = "policy." + std::string(code.str());
           const RuleSpec* rule = catalog.find(code.str());
           if (rule == nullptr || !rule->fix_policies) {
-            reader.fail(key, "names `" + std::string(code.str()) +
-                                 "`, which is not a rule with a keep-old/adopt-new choice (TM201, TM202, TM302)");
+            reader.fail(policy, entry, "names `" + std::string(code.str()) +
+                                           "`, which is not a rule with a keep-old/adopt-new choice (TM201, TM202, TM302)");
           }
-          config.policy[std::string(code.str())] = policy_of(policy);
+          config.policy[std::string(code.str())] = policy_of(policy, entry);
         }
       } else {
-        reader.fail(key, "must be \"keep-old\", \"adopt-new\" or a table CODE = policy");
+        reader.fail(value, key, "must be \"keep-old\", \"adopt-new\" or a table CODE = policy");
       }
     } else if (key == "respect-gitignore") {
-      if (!value.is_boolean()) reader.fail(key, "must be true or false");
+      if (!value.is_boolean()) reader.fail(value, key, "must be true or false");
       config.respect_gitignore = value.value<bool>().value();
     } else if (key == "output-format") {
       std::string format = reader.string(key, value);
-      static const std::array<std::string_view, 9> kFormats = {"concise", "full", "json", "json-lines", "sarif",
-                                                                 "github",  "gitlab", "junit", "grouped"};
+      static const std::array<std::string_view, 8> kFormats = {"concise", "full",   "json",   "json-lines",
+                                                               "sarif",   "github", "gitlab", "junit"};
       if (std::find(kFormats.begin(), kFormats.end(), format) == kFormats.end()) {
-        reader.fail(key, "is `" + format + "`; expected one of: concise, full, json, json-lines, sarif, github, gitlab, junit");
+        reader.fail(value, key,
+                    "is `" + format + "`; expected one of: concise, full, json, json-lines, sarif, github, gitlab, junit");
       }
       config.output_format = format;
     } else if (key == "cache-dir") {
-      config.cache_dir = reader.string(key, value);
+      std::string directory = reader.string(key, value);
+      std::string problem = cache_dir_problem(directory);
+      if (!problem.empty()) reader.fail(value, key, problem);
+      config.cache_dir = directory;
     } else {
-      throw ConfigError(where + ": unknown key `" + std::string(key) + "`; valid keys: " + valid_keys());
+      reader.fail_at(key_node.source(), "unknown key `" + reader.prefix() + std::string(key) +
+                                            "`; valid keys: " + valid_keys());
     }
   }
   return config;
 }
 
-bool has_tool_section(const fs::path& pyproject) {
+// Does a pyproject.toml that is not valid TOML speak to torchmigrate? Then its error is ours
+// to report; otherwise it belongs to other tools and cannot configure this one.
+bool mentions_torchmigrate(const fs::path& pyproject) {
+  std::ifstream in(pyproject, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return text.find("torchmigrate") != std::string::npos;
+}
+
+toml::table parse_toml(const fs::path& path) {
+  try {
+    return toml::parse_file(path.string());
+  } catch (const toml::parse_error& error) {
+    throw ConfigError(located(path, error.source()) + "invalid TOML: " + std::string(error.description()));
+  }
+}
+
+// A pyproject.toml configures torchmigrate when it has a `tool.torchmigrate` entry, or when it
+// is broken and mentions torchmigrate (so the mistake is reported, not silently skipped).
+bool configures_torchmigrate(const fs::path& pyproject) {
   try {
     toml::table table = toml::parse_file(pyproject.string());
-    return table["tool"]["torchmigrate"].as_table() != nullptr;
+    return table["tool"]["torchmigrate"].node() != nullptr;
   } catch (const toml::parse_error&) {
-    return false;  // reported when read, if it is the chosen file
+    return mentions_torchmigrate(pyproject);
   }
+}
+
+// The directory holds a repository's `.git` (a directory, or a file in a worktree or submodule).
+bool is_repository_root(const fs::path& directory) {
+  std::error_code error;
+  return fs::exists(directory / ".git", error);
 }
 
 }  // namespace
 
 std::optional<ConfigFile> read_config_file(const fs::path& path, const Catalog& catalog) {
-  toml::table table;
-  try {
-    table = toml::parse_file(path.string());
-  } catch (const toml::parse_error& error) {
-    const toml::source_region& where = error.source();
-    throw ConfigError(path.string() + ":" + std::to_string(where.begin.line) + ":" + std::to_string(where.begin.column) +
-                      ": invalid TOML: " + std::string(error.description()));
-  }
+  toml::table table = parse_toml(path);
   if (path.filename() == "pyproject.toml") {
-    const toml::table* section = table["tool"]["torchmigrate"].as_table();
-    if (section == nullptr) return std::nullopt;
-    return parse_table(*section, path, path.string() + " [tool.torchmigrate]", catalog);
+    toml::node_view<toml::node> tool = table["tool"];
+    toml::node_view<toml::node> section = tool["torchmigrate"];
+    if (!section) return std::nullopt;
+    if (!section.is_table()) {
+      throw ConfigError(located(path, section.node()->source()) +
+                        "`tool.torchmigrate` must be a table ([tool.torchmigrate] with keys such as select)");
+    }
+    return parse_table(*section.as_table(), path, "tool.torchmigrate.", catalog);
   }
-  return parse_table(table, path, path.string(), catalog);
+  return parse_table(table, path, "", catalog);
 }
 
 std::optional<fs::path> find_config_file(const fs::path& directory) {
@@ -215,9 +339,12 @@ std::optional<fs::path> find_config_file(const fs::path& directory) {
     for (const char* name : {".torchmigrate.toml", "torchmigrate.toml"}) {
       if (fs::is_regular_file(current / name, error)) return current / name;
     }
-    if (fs::is_regular_file(current / "pyproject.toml", error) && has_tool_section(current / "pyproject.toml")) {
+    if (fs::is_regular_file(current / "pyproject.toml", error) && configures_torchmigrate(current / "pyproject.toml")) {
       return current / "pyproject.toml";
     }
+    // A file above the repository belongs to someone else: a stray torchmigrate.toml in a
+    // parent directory must not configure (or silence) a checkout.
+    if (is_repository_root(current)) return std::nullopt;
     if (!current.has_parent_path() || current.parent_path() == current) return std::nullopt;
     current = current.parent_path();
   }
@@ -306,6 +433,13 @@ const ResolvedConfig& ConfigResolver::resolve(const std::optional<fs::path>& con
   settings.selection.extend_select.insert(settings.selection.extend_select.end(), overrides_.extend_select.begin(),
                                           overrides_.extend_select.end());
   if (file) settings.selection.ignore = file->ignore;
+  if (overrides_.select.empty() && file && file->select && file->select->empty()) {
+    // `select = []` selects nothing, as in Ruff (an empty selection otherwise means the
+    // defaults): every rule is selected and ignored at the same, weakest specificity, so only
+    // a more specific extend-select enables anything.
+    settings.selection.select = {"ALL"};
+    settings.selection.ignore.insert(settings.selection.ignore.begin(), "ALL");
+  }
   settings.selection.ignore.insert(settings.selection.ignore.end(), overrides_.ignore.begin(), overrides_.ignore.end());
   if (overrides_.min_torch) {
     settings.min_torch = TorchVersion::parse(*overrides_.min_torch);
@@ -331,7 +465,7 @@ const ResolvedConfig& ConfigResolver::resolve(const std::optional<fs::path>& con
     resolved->build_extensions = file->build_extensions;
     resolved->settings.build_extensions = file->build_extensions;
     resolved->output_format = file->output_format;
-    if (file->cache_dir) resolved->cache_dir = (file->root / *file->cache_dir).lexically_normal().string();
+    if (file->cache_dir) resolved->cache_dir = (resolved->root / *file->cache_dir).lexically_normal().string();
   }
   resolved->respect_gitignore = overrides_.respect_gitignore.value_or(
       file && file->respect_gitignore ? *file->respect_gitignore : true);

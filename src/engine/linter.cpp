@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -25,6 +26,29 @@ std::string describe_syntax_error(const python::Node& node) {
   text = text.substr(0, text.find('\n'));
   if (text.size() > 40) text = text.substr(0, 40);
   return "Syntax error: cannot parse `" + std::string(text) + "`; findings in the rest of the file are still reported";
+}
+
+// What counts as compatibility code for `rule`, from its catalog kind, release and spellings.
+python::GuardRule guard_rule(const RuleSpec& rule, const Settings& settings) {
+  python::GuardRule guard;
+  guard.new_side_counts = rule.kind == RuleKind::ChangedDefault;
+  guard.feature_tests = rule.kind != RuleKind::ChangedDefault;
+  guard.release = rule.release.to;
+  guard.min_torch = settings.min_torch;
+  guard.try_markers = rule.compat_markers;
+  guard.old_names = rule.compat_attributes.old_names;
+  guard.new_names = rule.compat_attributes.new_names;
+  return guard;
+}
+
+// A fix that `Settings::effective` makes unsafe says why in its title, which every report and
+// the editor's code actions show.
+void explain_unmet_requirements(std::vector<Diagnostic>& diagnostics, const Settings& settings) {
+  for (Diagnostic& diagnostic : diagnostics) {
+    for (Fix& fix : diagnostic.fixes) {
+      if (std::string why = settings.unmet_requirement(fix); !why.empty()) fix.title += " (" + why + ")";
+    }
+  }
 }
 
 }  // namespace
@@ -100,6 +124,7 @@ std::vector<Diagnostic> Linter::lint_other(const SourceFile& file, RuleLanguage 
 
 void Linter::finish_suppressions(const SourceFile& file, Suppressions& suppressions,
                                  std::vector<Diagnostic>& diagnostics) const {
+  explain_unmet_requirements(diagnostics, settings_);
   suppressions.apply(file, diagnostics);
   if (unused_suppression_rule_ != nullptr) {
     for (const auto& [directive, unused_codes] : suppressions.unused()) {
@@ -203,14 +228,16 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python
   }
   ts_tree_cursor_delete(&cursor);
   for (const auto& check : checks) check->finish(context);
-  // Compatibility code already handles both versions: never flag it.
+  // Compatibility code already handles both versions, and code only older torch runs is dead
+  // for this project: never flag either. Each rule's guards are computed once per file.
+  python::CompatGuards guards(tree.root(), model);
+  std::map<std::string, python::GuardRule> guard_rules;
   std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
-    if (diagnostic.code == kParseErrorCode) return false;
-    python::Node node(ts_node_descendant_for_byte_range(tree.root().raw(), diagnostic.range.start, diagnostic.range.end),
-                      file.text());
     const RuleSpec* rule = catalog_.find(diagnostic.code);
-    return python::is_compat_guarded(node, model, diagnostic.code.starts_with("TM2"),
-                                     rule != nullptr ? &rule->compat_markers : nullptr);
+    if (rule == nullptr) return false;
+    auto [it, inserted] = guard_rules.try_emplace(rule->code);
+    if (inserted) it->second = guard_rule(*rule, settings_);
+    return guards.verdict(diagnostic.range.start, rule->code, it->second) != python::GuardVerdict::Report;
   });
   Suppressions suppressions = Suppressions::parse(file, &comments);
   finish_suppressions(file, suppressions, diagnostics);

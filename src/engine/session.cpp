@@ -3,6 +3,7 @@
 
 #include <exception>
 
+#include "torchmigrate/engine/confined_write.hpp"
 #include "torchmigrate/engine/file_io.hpp"
 #include "torchmigrate/engine/result_cache.hpp"
 #include "torchmigrate/engine/parallel.hpp"
@@ -18,7 +19,8 @@ Diagnostic file_problem(const char* code, std::string message, Severity severity
   return diagnostic;
 }
 
-FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mode, const ResultCache* cache) {
+FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mode, const ResultCache* cache,
+                    bool follow_links) {
   FileOutcome outcome;
   std::string display = file.path.string();
   ReadResult read = read_file(file.path);
@@ -39,12 +41,13 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   auto source = std::make_shared<SourceFile>(display, std::move(decoded.text), file.language);
   if (mode == FixMode::Report) {
     std::string key = cache != nullptr ? ResultCache::key(display, source->text(), linter.settings()) : std::string();
-    std::optional<std::vector<Diagnostic>> cached = cache != nullptr ? cache->load(key) : std::nullopt;
+    std::optional<std::vector<Diagnostic>> cached =
+        cache != nullptr ? cache->load(key, display, linter.settings(), source->text()) : std::nullopt;
     if (cached) {
       outcome.diagnostics = std::move(*cached);
     } else {
       outcome.diagnostics = linter.lint(*source);
-      if (cache != nullptr) cache->store(key, outcome.diagnostics);
+      if (cache != nullptr) cache->store(key, display, linter.settings(), outcome.diagnostics);
     }
     // After the cache: the verdict depends on other files of the project.
     withhold_self_imports(outcome.diagnostics, *source);
@@ -71,7 +74,8 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   outcome.diagnostics = std::move(fixed.problems);
   outcome.diagnostics.insert(outcome.diagnostics.end(), fixed.remaining.begin(), fixed.remaining.end());
   if (mode == FixMode::Apply && outcome.changed) {
-    std::string error = write_file_atomically(file.path, outcome.fixed_bytes, original_bytes);
+    std::string error = follow_links ? "" : write_leaves_project(file.path);
+    if (error.empty()) error = write_file_atomically(file.path, outcome.fixed_bytes, original_bytes);
     if (!error.empty()) {
       // Nothing was written: report against the text on disk.
       outcome.diagnostics = linter.lint(*source);
@@ -101,12 +105,12 @@ std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<Dis
 }
 
 std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vector<DiscoveredFile>& files,
-                                     FixMode mode, unsigned jobs, const ResultCache* cache) {
+                                     FixMode mode, unsigned jobs, const ResultCache* cache, bool follow_links) {
   std::vector<FileOutcome> outcomes(files.size());
   parallel_for(files.size(), jobs, [&](size_t i) {
     // One bad file never stops a run (and an exception must not escape a worker thread).
     try {
-      outcomes[i] = process(linter_for(files[i]), files[i], mode, cache);
+      outcomes[i] = process(linter_for(files[i]), files[i], mode, cache, follow_links);
     } catch (const std::exception& error) {
       FileOutcome failed;
       failed.source = std::make_shared<SourceFile>(files[i].path.string(), "", files[i].language);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/settings.hpp"
 
-#include <charconv>
 #include <stdexcept>
 
 #include "torchmigrate/engine/project.hpp"
@@ -25,21 +24,6 @@ size_t best_match(const std::vector<std::string>& selectors, const RuleSpec& rul
 
 }  // namespace
 
-TorchVersion TorchVersion::parse(std::string_view text) {
-  TorchVersion version;
-  const char* begin = text.data();
-  const char* end = text.data() + text.size();
-  auto [after_major, error_major] = std::from_chars(begin, end, version.major);
-  if (error_major != std::errc() || after_major == end || *after_major != '.') {
-    throw std::invalid_argument("invalid torch version `" + std::string(text) + "`; expected MAJOR.MINOR such as 2.7");
-  }
-  auto [after_minor, error_minor] = std::from_chars(after_major + 1, end, version.minor);
-  if (error_minor != std::errc() || (after_minor != end && *after_minor != '.')) {
-    throw std::invalid_argument("invalid torch version `" + std::string(text) + "`; expected MAJOR.MINOR such as 2.7");
-  }
-  return version;
-}
-
 bool RuleSelection::enabled(const RuleSpec& rule) const {
   if (best_match(file_ignore, rule) > 0) return false;
   size_t selected = select.empty() ? (rule.default_enabled ? 1 : 0) : best_match(select, rule);
@@ -62,11 +46,13 @@ FixPolicy Settings::policy_for(std::string_view code) const {
 }
 
 Applicability Settings::effective(const Fix& fix) const {
-  if (fix.applicability == Applicability::Safe && fix.compat == Compat::Torch28Plus &&
-      min_torch < TorchVersion{2, 8}) {
-    return Applicability::Unsafe;
-  }
+  if (fix.applicability == Applicability::Safe && !unmet_requirement(fix).empty()) return Applicability::Unsafe;
   return fix.applicability;
+}
+
+std::string Settings::unmet_requirement(const Fix& fix) const {
+  if (!fix.compat.torch || !(min_torch < *fix.compat.torch)) return {};
+  return "needs torch >= " + fix.compat.torch->str() + "; the project supports torch >= " + min_torch.str();
 }
 
 void validate_selector(std::string_view selector, const Catalog& catalog) {

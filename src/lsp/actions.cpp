@@ -3,6 +3,8 @@
 
 #include <regex>
 
+#include "torchmigrate/buildfiles/file_kind.hpp"
+
 namespace torchmigrate::lsp {
 namespace {
 
@@ -124,6 +126,8 @@ std::optional<Suppression> suppression_edit(const Document& document, const Diag
       append = " // NOLINT(" + code + ")";
       break;
     case Language::BuildFile: {
+      // cmd.exe has no `#` comment: text appended to `set X=...` would become part of the value.
+      if (buildfiles::kind_for(file.path()) == buildfiles::FileKind::Batch) return std::nullopt;
       if (is_dockerfile(file.path())) {
         // Only a RUN instruction hands the rest of its line to a shell, where `#` starts a comment.
         size_t first = line.find_first_not_of(" \t");
@@ -173,7 +177,7 @@ std::string rule_hover_markdown(const engine::RuleSpec& rule) {
   text += rule.docs.what + "\n\n" + rule.docs.why + "\n\n";
   text += "Before:\n" + block(rule.docs.before) + "\nAfter:\n" + block(rule.docs.after);
   if (!rule.docs.after_adopt_new.empty()) {
-    text += "\nOr, adopting the 2.8 behaviour:\n" + block(rule.docs.after_adopt_new);
+    text += "\nOr, adopting the " + rule.release.to.str() + " behaviour:\n" + block(rule.docs.after_adopt_new);
   }
   if (!rule.docs.fix_safety.empty()) text += "\n**Fix safety:** " + rule.docs.fix_safety + "\n";
   return text;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Ruff's concise format: `path:line:col: CODE [*] message`, one finding a line.
+// Ruff's concise format: `path:line:col: CODE [*] message`, one finding a line (control
+// characters in the path and the message escaped, so a finding is always exactly one line).
+#include "torchmigrate/output/escape.hpp"
 #include "torchmigrate/output/report.hpp"
 #include "torchmigrate/output/style.hpp"
 
@@ -9,7 +11,7 @@ void write_concise(const Report& report, std::ostream& out) {
   for (const FileFindings& findings : report.files) {
     for (const Diagnostic& diagnostic : findings.diagnostics) {
       LineColumn at = findings.file->location(diagnostic.range.start);
-      out << finding_head(report, findings, diagnostic, at) << diagnostic.message << '\n';
+      out << finding_head(report, findings, diagnostic, at) << escape_control(diagnostic.message) << '\n';
     }
   }
   write_summary(report, out);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The full text format: the concise line, then the source line with a caret under the range,
-// and the fix the finding offers.
+// and the fix the finding offers. Paths, messages and source lines are printed with their
+// control characters escaped; the caret is measured on the escaped line it points into.
 #include <algorithm>
 #include <string>
 
 #include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/output/escape.hpp"
 #include "torchmigrate/output/report.hpp"
 #include "torchmigrate/output/style.hpp"
 
@@ -26,11 +28,12 @@ void write_snippet(const Report& report, const SourceFile& file, const Diagnosti
   std::string_view text = file.slice(line_range);
   uint32_t start = diagnostic.range.start - line_range.start;
   uint32_t end = std::min(diagnostic.range.end, line_range.end);
-  uint32_t width = end > diagnostic.range.start ? code_points(file.slice({diagnostic.range.start, end})) : 1;
+  uint32_t width =
+      end > diagnostic.range.start ? code_points(escape_control(file.slice({diagnostic.range.start, end}), true)) : 1;
   std::string bar = styled(report, Style::Gutter, gutter + " |");
   out << bar << '\n';
-  out << styled(report, Style::Gutter, number + " |") << ' ' << text << '\n';
-  out << bar << ' ' << std::string(code_points(text.substr(0, start)), ' ')
+  out << styled(report, Style::Gutter, number + " |") << ' ' << escape_control(text, true) << '\n';
+  out << bar << ' ' << std::string(code_points(escape_control(text.substr(0, start), true)), ' ')
       << styled(report, Style::Caret, std::string(width, '^') + ' ' + diagnostic.code) << '\n';
   out << bar << '\n';
 }
@@ -42,11 +45,12 @@ void write_full(const Report& report, std::ostream& out) {
     for (const Diagnostic& diagnostic : findings.diagnostics) {
       const SourceFile& file = *findings.file;
       LineColumn at = file.location(diagnostic.range.start);
-      out << finding_head(report, findings, diagnostic, at) << diagnostic.message << '\n';
+      out << finding_head(report, findings, diagnostic, at) << escape_control(diagnostic.message) << '\n';
       write_snippet(report, file, diagnostic, out);
       for (const Fix& fix : diagnostic.fixes) {
         Applicability applicability = report.settings_for(findings).effective(fix);
-        out << "  = " << (applicability == Applicability::DisplayOnly ? "suggestion" : "help") << ": " << fix.title;
+        out << "  = " << (applicability == Applicability::DisplayOnly ? "suggestion" : "help") << ": "
+            << escape_control(fix.title);
         if (fix.policy != FixPolicy::None) out << " [" << to_string(fix.policy) << "]";
         out << " (" << to_string(applicability) << " fix)\n";
       }

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 // GitHub Actions workflow commands: one `::error|warning|notice ...::message` line per finding,
 // which the runner turns into annotations on the pull request's diff.
+#include "torchmigrate/output/escape.hpp"
 #include "torchmigrate/output/report.hpp"
 
 namespace torchmigrate::output {
 namespace {
 
-// GitHub's escaping for a command's message: `%`, CR and LF.
-std::string escape_data(std::string_view text) {
+// GitHub's escaping for a command's message: `%`, CR and LF (which the runner decodes again);
+// the other control characters, which it cannot decode, are escaped visibly.
+std::string escape_github(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
@@ -20,6 +22,8 @@ std::string escape_data(std::string_view text) {
   }
   return out;
 }
+
+std::string escape_data(std::string_view text) { return escape_control(escape_github(text)); }
 
 // Property values additionally escape the separators `:` and `,`.
 std::string escape_property(std::string_view text) {

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // JUnit XML, as CI test-report widgets read it: one <testsuite> per file, one failing
 // <testcase> per finding; a single passing test case when nothing was found.
+#include "torchmigrate/output/escape.hpp"
 #include "torchmigrate/output/report.hpp"
 
 namespace torchmigrate::output {
 namespace {
 
-// Escapes markup and whitespace in attributes; control characters, which XML 1.0 cannot hold
-// even as character references, become U+FFFD.
+// Escapes markup and whitespace in attributes; the other control characters, which XML 1.0
+// cannot hold even as character references, and bytes that are not UTF-8 are escaped visibly.
 std::string xml_escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -21,15 +22,10 @@ std::string xml_escape(std::string_view text) {
       case '\t': out += "&#9;"; break;
       case '\n': out += "&#10;"; break;
       case '\r': out += "&#13;"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\xEF\xBF\xBD";  // U+FFFD: control characters are not allowed in XML 1.0
-        } else {
-          out += c;
-        }
+      default: out += c;
     }
   }
-  return out;
+  return escape_control(out);
 }
 
 // The test class: the path without its extension, like Ruff's.

@@ -77,7 +77,10 @@ std::string_view problem_severity(Severity severity) {
 }
 
 std::string fix_label(const engine::RuleSpec& rule) {
-  return rule.fix_applicability ? std::string(to_string(*rule.fix_applicability)) : "none";
+  if (!rule.fix_applicability) return "none";
+  std::string label(to_string(*rule.fix_applicability));
+  if (rule.fix_compat.torch) label += " (needs torch >= " + rule.fix_compat.torch->str() + ")";
+  return label;
 }
 
 std::string code_block(std::string_view language, const std::string& code) {
@@ -109,8 +112,9 @@ nlohmann::json help(const engine::RuleSpec& rule) {
                          "\n\n## Example\n" + code_block(language, docs.before) + "\nUse instead:\n" +
                          code_block(language, docs.after);
   if (!docs.after_adopt_new.empty()) {
-    text += "\nOr, adopting the 2.8 behaviour (--policy " + rule.code + "=adopt-new):\n" + indented(docs.after_adopt_new);
-    markdown += "\nOr, adopting the 2.8 behaviour (`--policy " + rule.code + "=adopt-new`):\n" +
+    std::string adopting = "\nOr, adopting the " + rule.release.to.str() + " behaviour ";
+    text += adopting + "(--policy " + rule.code + "=adopt-new):\n" + indented(docs.after_adopt_new);
+    markdown += adopting + "(`--policy " + rule.code + "=adopt-new`):\n" +
                 code_block(language, docs.after_adopt_new);
   }
   text += "\nFix safety: " + docs.fix_safety + "\n\nLimitations: " + docs.limitations + "\n";
@@ -127,7 +131,8 @@ nlohmann::json help(const engine::RuleSpec& rule) {
 }
 
 nlohmann::json rule_descriptor(const engine::RuleSpec& rule) {
-  nlohmann::json properties{{"tags", nlohmann::json::array({"pytorch-2.8", "migration"})},
+  nlohmann::json properties{{"tags", nlohmann::json::array({"pytorch-" + rule.release.to.str(), "migration"})},
+                            {"kind", engine::to_string(rule.kind)},
                             {"precision", precision(rule.confidence)},
                             {"problem.severity", problem_severity(rule.severity)},
                             {"confidence", rule.confidence},
@@ -167,8 +172,8 @@ nlohmann::json fix_json(const Report& report, const SourceFile& file, const Fix&
   for (const Edit& edit : fix.edits) {
     replacements.push_back({{"deletedRegion", region(file, edit.range)}, {"insertedContent", {{"text", edit.replacement}}}});
   }
-  nlohmann::json properties{{"applicability", to_string(settings.effective(fix))},
-                            {"compat", to_string(fix.compat)}};
+  nlohmann::json properties{{"applicability", to_string(settings.effective(fix))}};
+  if (!fix.compat.empty()) properties["requires"] = to_string(fix.compat);
   if (fix.policy != FixPolicy::None) properties["policy"] = to_string(fix.policy);
   return {{"description", {{"text", fix.title}}},
           {"artifactChanges", nlohmann::json::array({nlohmann::json{{"artifactLocation", artifact_location(report, file)},

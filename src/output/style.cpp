@@ -4,6 +4,8 @@
 
 #include <fmt/color.h>
 
+#include "torchmigrate/output/escape.hpp"
+
 namespace torchmigrate::output {
 
 std::string styled(const Report& report, Style style, std::string_view text) {
@@ -23,7 +25,7 @@ std::string styled(const Report& report, Style style, std::string_view text) {
 std::string finding_head(const Report& report, const FileFindings& findings, const Diagnostic& diagnostic,
                          LineColumn at) {
   std::string colon = styled(report, Style::Separator, ":");
-  std::string head = styled(report, Style::Path, findings.file->path()) + colon + std::to_string(at.line) + colon +
+  std::string head = styled(report, Style::Path, escape_control(findings.file->path())) + colon + std::to_string(at.line) + colon +
                      std::to_string(at.column) + colon + ' ' + styled(report, Style::Code, diagnostic.code) + ' ';
   if (fixable(diagnostic, report.settings_for(findings))) head += styled(report, Style::FixMarker, "[*]") + ' ';
   return head;

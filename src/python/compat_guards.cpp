@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/python/compat_guards.hpp"
 
-#include <array>
+#include <algorithm>
+#include <cctype>
 #include <optional>
 #include <regex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace torchmigrate::python {
 namespace {
+
+using Versions = CompatGuards::Versions;
+using State = CompatGuards::State;
 
 bool mentions(std::string_view text, std::initializer_list<std::string_view> words) {
   for (std::string_view word : words) {
@@ -34,14 +39,373 @@ bool catches_missing_names(Node try_statement) {
   return false;
 }
 
+bool mentions_marker(Node try_statement, const std::vector<std::string>& markers) {
+  if (markers.empty()) return true;
+  std::string_view text = try_statement.text();
+  return std::any_of(markers.begin(), markers.end(),
+                     [&](const std::string& marker) { return text.find(marker) != std::string_view::npos; });
+}
+
+int key(TorchVersion version) { return version.major * 1000 + version.minor; }
+
+Versions intersect(Versions a, Versions b) { return {std::max(a.lo, b.lo), std::min(a.hi, b.hi)}; }
+Versions hull(Versions a, Versions b) {
+  if (a.lo >= a.hi) return b;
+  if (b.lo >= b.hi) return a;
+  return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
+}
+bool is_any(Versions v) { return v.lo == 0 && v.hi == Versions::kAny; }
+
+// Where a condition lets each branch run. Conditions that say nothing about torch leave both
+// branches every version.
+struct Split {
+  Versions when_true, when_false;
+};
+
+std::string_view last_segment(std::string_view name) {
+  size_t dot = name.rfind('.');
+  return dot == std::string_view::npos ? name : name.substr(dot + 1);
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// A literal release: "2.8", '2.8.0', (2, 8), 2.8, version.parse("2.8").
+struct Literal {
+  TorchVersion version;
+  bool patch = false;  // a non-zero third component: `< 2.7.1` still admits 2.7.0
+};
+
+bool is_version_call(Node call) {
+  Node function = call.field("function");
+  if (!function) return false;
+  std::string_view name = last_segment(function.text());
+  return name == "parse" || name == "Version" || name == "LooseVersion" || name == "StrictVersion" ||
+         name == "TorchVersion" || name == "parse_version";
+}
+
+Node first_argument(Node call) {
+  Node arguments = call.field("arguments");
+  return arguments && arguments.named_child_count() > 0 ? arguments.named_child(0) : Node();
+}
+
+std::optional<Literal> literal(Node node) {
+  if (!node) return std::nullopt;
+  std::string_view kind = node.kind();
+  if (kind == "call") return is_version_call(node) ? literal(first_argument(node)) : std::nullopt;
+  if (kind != "string" && kind != "tuple" && kind != "list" && kind != "float") return std::nullopt;
+  std::string_view text = node.text();
+  if (text.size() > 40) return std::nullopt;
+  static const std::regex shape(R"(^[rRbBuU]?[("'\[]*\s*v?(\d+)\s*[.,]\s*(\d+)(?:\s*[.,]\s*(\d+))?)");
+  std::cmatch match;
+  if (!std::regex_search(text.data(), text.data() + text.size(), match, shape)) return std::nullopt;
+  Literal out{{std::stoi(match[1].str()), std::stoi(match[2].str())}, match[3].matched && std::stoi(match[3].str()) != 0};
+  return out;
+}
+
+enum class Op { Less, LessEqual, Greater, GreaterEqual };
+
+std::optional<Op> op_from(std::string_view text) {
+  if (text == "<") return Op::Less;
+  if (text == "<=") return Op::LessEqual;
+  if (text == ">") return Op::Greater;
+  if (text == ">=") return Op::GreaterEqual;
+  return std::nullopt;
+}
+
+Op mirrored(Op op) {
+  switch (op) {
+    case Op::Less: return Op::Greater;
+    case Op::LessEqual: return Op::GreaterEqual;
+    case Op::Greater: return Op::Less;
+    case Op::GreaterEqual: return Op::LessEqual;
+  }
+  return op;
+}
+
+// `torch version OP literal`, at minor-release granularity and erring towards "may run":
+// `> 2.7` may be true on 2.7.1, `< 2.7.1` on 2.7.0.
+Split compare(Op op, Literal literal) {
+  const int at = key(literal.version);
+  const int after = key(literal.version.next());
+  switch (op) {
+    case Op::GreaterEqual: return {{at, Versions::kAny}, {0, literal.patch ? after : at}};
+    case Op::Greater: return {{at, Versions::kAny}, {0, after}};
+    case Op::Less: return {{0, literal.patch ? after : at}, {at, Versions::kAny}};
+    case Op::LessEqual: return {{0, after}, {at, Versions::kAny}};
+  }
+  return {};
+}
+
+// Project flags that name a comparison: `is_torch_less_than_1_11`, `TORCH_GE_2_8`,
+// `is_torch_greater_or_equal_than_2_8`; calls `is_torch_greater_or_equal("2.8")`.
+std::optional<Op> flag_op(std::string_view word) {
+  auto starts = [&](std::initializer_list<std::string_view> prefixes) {
+    return std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view prefix) { return word.starts_with(prefix); });
+  };
+  if (starts({"greater_or_equal", "greater_equal", "at_least", "geq", "ge"})) return Op::GreaterEqual;
+  if (starts({"greater", "newer", "after", "gt"})) return Op::Greater;
+  if (starts({"less_or_equal", "less_equal", "leq"})) return Op::LessEqual;
+  if (starts({"less", "older", "before", "lt"})) return Op::Less;
+  if (starts({"le"})) return Op::LessEqual;
+  return std::nullopt;
+}
+
+struct Flag {
+  Op op;
+  std::optional<TorchVersion> version;  // from the name; else from the call's argument
+};
+
+std::optional<Flag> flag(std::string_view name) {
+  std::string text = lower(last_segment(name));
+  size_t torch = text.find("torch");
+  if (torch == std::string::npos) return std::nullopt;
+  std::string rest = text.substr(torch + 5);
+  static const std::regex shape(R"(^(?:_version)?_?([a-z_]+?)(?:_than)?(?:_?(\d+)_(\d+)(?:_\d+)?)?$)");
+  std::smatch match;
+  if (!std::regex_match(rest, match, shape)) return std::nullopt;
+  std::optional<Op> op = flag_op(match[1].str());
+  if (!op) return std::nullopt;
+  Flag out{*op, std::nullopt};
+  if (match[2].matched) out.version = TorchVersion{std::stoi(match[2].str()), std::stoi(match[3].str())};
+  return out;
+}
+
+// One rule's view of conditions; results are kept per node, so `a and b and c` chains and the
+// regions of their operands are evaluated once each.
+class Evaluator {
+ public:
+  Evaluator(const SemanticModel& model, const GuardRule& rule) : model_(model), rule_(rule) {}
+
+  Split split(Node condition) {
+    if (!condition) return unknown();
+    if (auto found = memo_.find(condition.raw().id); found != memo_.end()) return found->second;
+    Split result = compute(condition);  // may add entries itself
+    memo_.emplace(condition.raw().id, result);
+    return result;
+  }
+
+ private:
+  Split compute(Node node) {
+    std::string_view kind = node.kind();
+    if (kind == "parenthesized_expression" && node.named_child_count() == 1) return split(node.named_child(0));
+    if (kind == "not_operator") {
+      Split inner = split(node.field("argument"));
+      return {inner.when_false, inner.when_true};
+    }
+    if (kind == "boolean_operator") {
+      Split left = split(node.field("left"));
+      Split right = split(node.field("right"));
+      Node op = node.field("operator");
+      if (op && op.text() == "and") return {intersect(left.when_true, right.when_true), hull(left.when_false, right.when_false)};
+      return {hull(left.when_true, right.when_true), intersect(left.when_false, right.when_false)};
+    }
+    if (kind == "comparison_operator") return comparison(node);
+    if (kind == "call") return call(node);
+    if (kind == "identifier" || kind == "attribute") {
+      if (std::optional<Flag> named = flag(node.text()); named && named->version) {
+        return compare(named->op, Literal{*named->version, false});
+      }
+    }
+    return unknown();
+  }
+
+  static Split unknown() { return {{}, {}}; }
+
+  Split comparison(Node node) {
+    if (node.named_child_count() != 2) return unknown();
+    Node left = node.named_child(0);
+    Node right = node.named_child(1);
+    std::optional<Op> op;
+    for (uint32_t i = 0; i < node.child_count(); ++i) {
+      Node child = node.child(i);
+      if (!child.is_named()) op = op_from(child.text());
+    }
+    if (!op) return unknown();
+    if (is_torch_version(left)) {
+      if (std::optional<Literal> value = literal(right)) return compare(*op, *value);
+    } else if (is_torch_version(right)) {
+      if (std::optional<Literal> value = literal(left)) return compare(mirrored(*op), *value);
+    }
+    return unknown();
+  }
+
+  Split call(Node node) {
+    Node function = node.field("function");
+    if (!function) return unknown();
+    std::string_view name = function.text();
+    if (name == "hasattr" || name == "getattr") return feature_test(node);
+    std::optional<Flag> named = flag(name);
+    if (!named || named->version) return unknown();
+    if (std::optional<Literal> value = literal(first_argument(node))) return compare(named->op, *value);
+    return unknown();
+  }
+
+  // `hasattr(torch_object, "name")`: only the rule's own old or new spelling tells versions apart.
+  Split feature_test(Node call) {
+    if (!rule_.feature_tests) return unknown();
+    Node arguments = call.field("arguments");
+    if (!arguments || arguments.named_child_count() < 2) return unknown();
+    std::optional<std::string> object = model_.resolve(arguments.named_child(0));
+    if (!object || !(*object == "torch" || object->starts_with("torch."))) return unknown();
+    Node attribute = arguments.named_child(1);
+    if (attribute.kind() != "string" || attribute.text().size() < 2) return unknown();
+    std::string_view text = attribute.text();
+    std::string_view name = text.substr(1, text.size() - 2);
+    auto listed = [&](const std::vector<std::string>& names) {
+      return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    Split new_side = compare(Op::GreaterEqual, Literal{rule_.release, false});
+    if (listed(rule_.new_names)) return new_side;
+    if (listed(rule_.old_names)) return {new_side.when_false, new_side.when_true};
+    return unknown();
+  }
+
+  // The torch version, however spelled: `torch.__version__`, `version.parse(torch.__version__)`,
+  // `torch_version`, `TORCH_VERSION`, `self._torch_ver`.
+  bool is_torch_version(Node node) {
+    if (!node) return false;
+    std::string_view kind = node.kind();
+    if (kind == "identifier" || kind == "attribute") {
+      if (std::optional<std::string> name = model_.resolve(node)) {
+        if (*name == "torch.__version__" || *name == "torch.version.__version__") return true;
+      }
+      static const std::regex named(R"(torch_?ver(sion)?($|_))");
+      if (std::regex_search(lower(last_segment(node.text())), named)) return true;
+    }
+    if (kind == "call" && is_version_call(node)) return is_torch_version(first_argument(node));
+    std::string_view text = node.text();
+    return text.size() < 200 && mentions(text, {"__version__"}) && mentions(text, {"torch"});
+  }
+
+  const SemanticModel& model_;
+  const GuardRule& rule_;
+  std::unordered_map<const void*, Split> memo_;
+};
+
+struct Region {
+  uint32_t start, end;
+  Versions versions;
+  bool try_guard;
+};
+
+bool is_exit(Node statement) {
+  std::string_view kind = statement.kind();
+  return kind == "return_statement" || kind == "raise_statement" || kind == "continue_statement" ||
+         kind == "break_statement";
+}
+
+// Whether a branch body always leaves the enclosing block (its last statement is an exit).
+bool always_exits(Node block) {
+  for (uint32_t i = block.named_child_count(); i > 0; --i) {
+    Node statement = block.named_child(i - 1);
+    if (statement.kind() == "comment") continue;
+    return is_exit(statement);
+  }
+  return false;
+}
+
+class RegionCollector {
+ public:
+  RegionCollector(Evaluator& evaluator, const GuardRule& rule, std::vector<Region>& out)
+      : evaluator_(evaluator), rule_(rule), out_(out) {}
+
+  void visit(Node node, Node parent) {
+    std::string_view kind = node.kind();
+    if (kind == "if_statement") return if_statement(node, parent);
+    if (kind == "while_statement") {
+      add(node.field("body"), evaluator_.split(node.field("condition")).when_true);
+    } else if (kind == "conditional_expression" && node.named_child_count() == 3) {
+      Split split = evaluator_.split(node.named_child(1));
+      add(node.named_child(0), split.when_true);
+      add(node.named_child(2), split.when_false);
+    } else if (kind == "boolean_operator") {
+      Split left = evaluator_.split(node.field("left"));
+      Node op = node.field("operator");
+      add(node.field("right"), op && op.text() == "and" ? left.when_true : left.when_false);
+    } else if (kind == "try_statement" && rule_.feature_tests && catches_missing_names(node) &&
+               mentions_marker(node, rule_.try_markers)) {
+      out_.push_back({node.start(), node.end(), {}, true});
+    }
+  }
+
+ private:
+  void add(Node node, Versions versions) {
+    if (node && !is_any(versions)) out_.push_back({node.start(), node.end(), versions, false});
+  }
+
+  void if_statement(Node node, Node parent) {
+    Split first = evaluator_.split(node.field("condition"));
+    Node body = node.field("consequence");
+    add(body, first.when_true);
+    Versions none_taken = first.when_false;  // every condition so far was false
+    Versions falls_through{0, 0};          // where control reaches the statement after the `if`
+    if (body && !always_exits(body)) falls_through = hull(falls_through, first.when_true);
+    bool has_else = false;
+    for (Node clause : node.children_of_field("alternative")) {
+      if (clause.kind() == "elif_clause") {
+        add(clause, none_taken);
+        Split split = evaluator_.split(clause.field("condition"));
+        Node consequence = clause.field("consequence");
+        add(consequence, split.when_true);
+        Versions taken = intersect(none_taken, split.when_true);
+        if (consequence && !always_exits(consequence)) falls_through = hull(falls_through, taken);
+        none_taken = intersect(none_taken, split.when_false);
+      } else {
+        has_else = true;
+        add(clause, none_taken);
+        Node else_body = clause.field("body");
+        if (else_body && !always_exits(else_body)) falls_through = hull(falls_through, none_taken);
+      }
+    }
+    if (!has_else) falls_through = hull(falls_through, none_taken);
+    // An early return: the rest of the block only runs where no exiting branch was taken.
+    if (parent && (parent.kind() == "block" || parent.kind() == "module") && !is_any(falls_through)) {
+      out_.push_back({node.end(), parent.end(), falls_through, false});
+    }
+  }
+
+  Evaluator& evaluator_;
+  const GuardRule& rule_;
+  std::vector<Region>& out_;
+};
+
+// Regions nest (they are node ranges, or the tail of a block), so a sweep turns them into one
+// state per stretch of bytes: the intersection of every region around it.
+std::vector<std::pair<uint32_t, State>> flatten(std::vector<Region> regions) {
+  std::stable_sort(regions.begin(), regions.end(), [](const Region& a, const Region& b) {
+    return a.start != b.start ? a.start < b.start : a.end > b.end;
+  });
+  std::vector<std::pair<uint32_t, State>> table{{0, State{}}};
+  std::vector<std::pair<uint32_t, State>> open;  // (end, state inside)
+  auto close_until = [&](uint32_t offset) {
+    while (!open.empty() && open.back().first <= offset) {
+      uint32_t end = open.back().first;
+      open.pop_back();
+      table.emplace_back(end, open.empty() ? State{} : open.back().second);
+    }
+  };
+  for (const Region& region : regions) {
+    close_until(region.start);
+    State outer = open.empty() ? State{} : open.back().second;
+    State inner{intersect(outer.versions, region.versions), outer.in_try || region.try_guard};
+    table.emplace_back(region.start, inner);
+    open.emplace_back(region.end, inner);
+  }
+  close_until(UINT32_MAX);
+  return table;
+}
+
 // `hasattr(x, ...)` / `getattr(x, ...)` somewhere in `condition` with `x` a torch module or
-// object: `hasattr(model, "module")` or `getattr(args, "export", False)` is an ordinary test.
+// object: `hasattr(model, "module")` is an ordinary test.
 bool tests_torch_feature(Node condition, const SemanticModel& model) {
   if (condition.kind() == "call") {
     Node function = condition.field("function");
     if (function && function.kind() == "identifier" && (function.text() == "hasattr" || function.text() == "getattr")) {
-      Node arguments = condition.field("arguments");
-      Node object = arguments ? arguments.named_child(0) : Node();
+      Node object = first_argument(condition);
       std::optional<std::string> name = object ? model.resolve(object) : std::nullopt;
       if (name && (*name == "torch" || name->starts_with("torch."))) return true;
     }
@@ -50,33 +414,6 @@ bool tests_torch_feature(Node condition, const SemanticModel& model) {
     if (tests_torch_feature(condition.named_child(i), model)) return true;
   }
   return false;
-}
-
-// A version literal of 2.8 or later in the text ("2.8", '2.10.0', (2, 8), 2.9): a comparison
-// with an older version (`>= "2.1"`) says nothing about the 2.8 changes.
-bool names_torch_28_or_later(std::string_view text) {
-  static const std::regex version(R"((\d+)\s*[.,]\s*(\d+))");
-  std::string owned(text);
-  for (auto it = std::sregex_iterator(owned.begin(), owned.end(), version); it != std::sregex_iterator(); ++it) {
-    int major = std::stoi((*it)[1].str());
-    int minor = std::stoi((*it)[2].str());
-    if (major > 2 || (major == 2 && minor >= 8)) return true;
-  }
-  return false;
-}
-
-bool is_version_test(Node condition) {
-  return mentions(condition.text(), {"__version__", "version.parse", "Version(", "TorchVersion", "torch_version",
-                                     "is_torch_greater", "TORCH_VERSION"}) &&
-         names_torch_28_or_later(condition.text());
-}
-
-bool is_version_or_feature_test(Node condition, const SemanticModel& model, bool versions_only) {
-  if (!condition) return false;
-  if (!versions_only && mentions(condition.text(), {"hasattr(", "getattr("}) && tests_torch_feature(condition, model)) {
-    return true;
-  }
-  return is_version_test(condition);
 }
 
 // `node`'s ancestors, outermost first, from one walk down the tree: ts_node_parent restarts
@@ -106,40 +443,64 @@ std::vector<Node> ancestors_of(Node node) {
   return chain;
 }
 
-bool mentions_marker(Node try_statement, const std::vector<std::string>* markers) {
-  if (markers == nullptr || markers->empty()) return true;
-  std::string_view text = try_statement.text();
-  for (const std::string& marker : *markers) {
-    if (text.find(marker) != std::string_view::npos) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
-bool is_compat_guarded(Node node, const SemanticModel& model, bool behaviour_change,
-                       const std::vector<std::string>* try_markers) {
+GuardVerdict CompatGuards::verdict(uint32_t offset, const std::string& rule_key, const GuardRule& rule) {
+  auto found = tables_.find(rule_key);
+  if (found == tables_.end()) {
+    Evaluator evaluator(model_, rule);
+    std::vector<Region> regions;
+    RegionCollector collector(evaluator, rule, regions);
+    // One pre-order walk with a cursor and its own ancestor stack (ts_node_parent starts from
+    // the root on every call): no recursion, linear however deep the nesting.
+    TSTreeCursor cursor = ts_tree_cursor_new(root_.raw());
+    std::vector<Node> ancestors;
+    for (bool more = true; more;) {
+      ++work_;
+      Node node(ts_tree_cursor_current_node(&cursor), root_.source());
+      collector.visit(node, ancestors.empty() ? Node() : ancestors.back());
+      if (ts_tree_cursor_goto_first_child(&cursor)) {
+        ancestors.push_back(node);
+        continue;
+      }
+      while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+        if (!ts_tree_cursor_goto_parent(&cursor)) {
+          more = false;
+          break;
+        }
+        ancestors.pop_back();
+      }
+    }
+    ts_tree_cursor_delete(&cursor);
+    found = tables_.emplace(rule_key, flatten(std::move(regions))).first;
+  }
+  const auto& table = found->second;
+  auto after = std::upper_bound(table.begin(), table.end(), offset,
+                                [](uint32_t value, const auto& entry) { return value < entry.first; });
+  const State& state = std::prev(after)->second;
+  if (state.versions.lo >= state.versions.hi || state.versions.hi <= key(rule.min_torch)) return GuardVerdict::Unreachable;
+  if (state.in_try) return GuardVerdict::Guarded;
+  if (state.versions.hi <= key(rule.release)) return GuardVerdict::Guarded;
+  if (rule.new_side_counts && state.versions.lo >= key(rule.release)) return GuardVerdict::Guarded;
+  return GuardVerdict::Report;
+}
+
+bool is_compat_guarded(Node node, const SemanticModel& model) {
+  GuardRule any_test;  // version tests against any release count here
+  Evaluator evaluator(model, any_test);
+  auto tests_torch = [&](Node condition) {
+    Split split = evaluator.split(condition);
+    return !is_any(split.when_true) || !is_any(split.when_false) || tests_torch_feature(condition, model);
+  };
   std::vector<Node> chain = ancestors_of(node);
   Node child = node;
   for (auto it = chain.rbegin(); it != chain.rend(); child = *it, ++it) {
     Node parent = *it;
     std::string_view kind = parent.kind();
-    // A changed default raises nothing, so only a version test can make code 2.8-aware.
-    if (!behaviour_change && kind == "try_statement" && catches_missing_names(parent) &&
-        mentions_marker(parent, try_markers)) {
-      return true;
-    }
-    if (kind == "if_statement" || kind == "elif_clause" || kind == "while_statement") {
+    if (kind == "try_statement" && catches_missing_names(parent)) return true;
+    if (kind == "if_statement" || kind == "elif_clause") {
       Node condition = parent.field("condition");
-      if (!(condition == child) && is_version_or_feature_test(condition, model, behaviour_change)) return true;
-    }
-    if (kind == "conditional_expression" && parent.named_child_count() == 3) {
-      Node condition = parent.named_child(1);
-      if (!(condition == child) && is_version_or_feature_test(condition, model, behaviour_change)) return true;
-    }
-    if (kind == "boolean_operator" && parent.field("right") == child &&
-        is_version_or_feature_test(parent.field("left"), model, behaviour_change)) {
-      return true;
+      if (!(condition == child) && tests_torch(condition)) return true;
     }
   }
   return false;

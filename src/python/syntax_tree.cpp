@@ -28,6 +28,50 @@ TSParser* thread_parser() {
   return parser.get();
 }
 
+// tree-sitter-python ends lines only at `\n`, but Python also ends them at a lone `\r` (old Mac
+// files). The parser reads such a file through this view, which shows each lone `\r` as `\n`:
+// one byte for one byte, so every offset into the real text stays valid.
+bool is_lone_cr(std::string_view text, size_t i) {
+  return text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n');
+}
+
+struct LoneCrAsNewline {
+  std::string_view text;
+  std::string chunk;
+
+  static const char* read(void* payload, uint32_t byte_index, TSPoint /*position*/, uint32_t* bytes_read) {
+    auto* self = static_cast<LoneCrAsNewline*>(payload);
+    if (byte_index >= self->text.size()) {
+      *bytes_read = 0;
+      return "";
+    }
+    constexpr size_t kChunk = 64 * 1024;
+    size_t end = std::min(self->text.size(), byte_index + kChunk);
+    self->chunk.assign(self->text.substr(byte_index, end - byte_index));
+    for (size_t i = byte_index; i < end; ++i) {
+      if (is_lone_cr(self->text, i)) self->chunk[i - byte_index] = '\n';
+    }
+    *bytes_read = static_cast<uint32_t>(self->chunk.size());
+    return self->chunk.data();
+  }
+};
+
+TSTree* parse_text(const TSTree* old_tree, std::string_view source) {
+  bool lone_cr = false;
+  for (size_t at = source.find('\r'); at != std::string_view::npos && !lone_cr; at = source.find('\r', at + 1)) {
+    lone_cr = is_lone_cr(source, at);
+  }
+  if (!lone_cr) {
+    return ts_parser_parse_string(thread_parser(), old_tree, source.data(), static_cast<uint32_t>(source.size()));
+  }
+  LoneCrAsNewline view{source, {}};
+  TSInput input{};
+  input.payload = &view;
+  input.read = &LoneCrAsNewline::read;
+  input.encoding = TSInputEncodingUTF8;
+  return ts_parser_parse(thread_parser(), old_tree, input);
+}
+
 std::optional<Node> find_error(Node node) {
   if (node.kind() == "ERROR" || node.is_missing()) return node;
   if (!node.has_error()) return std::nullopt;
@@ -38,7 +82,7 @@ std::optional<Node> find_error(Node node) {
 }
 
 TSTree* parse_bytes(std::string_view source, const TSTree* old_tree) {
-  TSTree* tree = ts_parser_parse_string(thread_parser(), old_tree, source.data(), static_cast<uint32_t>(source.size()));
+  TSTree* tree = parse_text(old_tree, source);
   if (tree == nullptr) throw std::runtime_error("tree-sitter failed to parse");
   return tree;
 }
@@ -188,12 +232,12 @@ bool SyntaxTree::too_deep() const {
 
 namespace {
 
-// tree-sitter points are (row, byte column) pairs.
+// tree-sitter points are (row, byte column) pairs; rows end where the parser sees `\n`.
 TSPoint point_at(std::string_view text, uint32_t offset) {
   TSPoint point{0, 0};
   uint32_t line_start = 0;
   for (uint32_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
+    if (text[i] == '\n' || is_lone_cr(text, i)) {
       ++point.row;
       line_start = i + 1;
     }
@@ -203,10 +247,16 @@ TSPoint point_at(std::string_view text, uint32_t offset) {
 }
 
 TSPoint advance(TSPoint point, std::string_view inserted) {
-  size_t newline = inserted.rfind('\n');
-  if (newline == std::string_view::npos) return {point.row, point.column + static_cast<uint32_t>(inserted.size())};
-  auto rows = static_cast<uint32_t>(std::count(inserted.begin(), inserted.end(), '\n'));
-  return {point.row + rows, static_cast<uint32_t>(inserted.size() - newline - 1)};
+  uint32_t rows = 0;
+  size_t line_start = 0;
+  for (size_t i = 0; i < inserted.size(); ++i) {
+    if (inserted[i] == '\n' || is_lone_cr(inserted, i)) {
+      ++rows;
+      line_start = i + 1;
+    }
+  }
+  if (rows == 0) return {point.row, point.column + static_cast<uint32_t>(inserted.size())};
+  return {point.row + rows, static_cast<uint32_t>(inserted.size() - line_start)};
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ class Configuration(unittest.TestCase):
         self.tree.write("torchmigrate.toml", 'selekt = ["TM1"]\n')
         self.tree.write("a.py", "x = 1\n")
         result = run("check", ".", cwd=self.tree.root, check_exit=2)
-        self.assertIn("torchmigrate.toml: unknown key `selekt`; valid keys:", result.stderr)
+        self.assertIn("torchmigrate.toml:1:1: unknown key `selekt`; valid keys:", result.stderr)
         self.tree.write("torchmigrate.toml", 'policy = { TM201 = "newest" }\n')
         self.assertIn("keep-old or adopt-new", run("check", ".", cwd=self.tree.root, check_exit=2).stderr)
 

@@ -24,7 +24,7 @@ FINDING = re.compile(r"^(?P<path>[^\s:][^:\n]*):(?P<line>\d+):(?P<column>\d+): (
 
 PY_BAD = "import torch\n\nep = torch.export.export(model, (x,))\n"
 PY_FIXED = "import torch\n\nep = torch.export.export(model, (x,), strict=True)\n"
-C_BAD = ("#include <dlpack/dlpack.h>\n\nint is_pinned(const DLTensor* t) {\n"
+C_BAD = ("#include <ATen/dlpack.h>\n\nint is_pinned(const DLTensor* t) {\n"
          "  return t->device.device_type == kDLCPUPinned;\n}\n")
 ENV_ASSIGNMENT = "AOT_INDUCTOR_COMPILE_WRAPPER_WITH_O0=1\n"
 
@@ -55,6 +55,11 @@ READ = {
     "setup.cfg": "[options]\ninstall_requires =\n    onnxscript==0.2.5\n",
     ".env": ENV_ASSIGNMENT,
     "app.env": ENV_ASSIGNMENT,
+    "scripts/build.bat": "set " + ENV_ASSIGNMENT,
+    "scripts/build.CMD": "set " + ENV_ASSIGNMENT,
+    "Singularity": "Bootstrap: docker\n%environment\n    export " + ENV_ASSIGNMENT,
+    "containers/Apptainer.gpu": "Bootstrap: docker\n%environment\n    export " + ENV_ASSIGNMENT,
+    "containers/train.def": "Bootstrap: docker\n%post\n    export " + ENV_ASSIGNMENT,
 }
 # Files a directory walk never reads (unknown kinds, skipped directories), though their text
 # would have findings: the hooks must not hand them to torchmigrate either.
@@ -71,6 +76,7 @@ NOT_READ = {
     ".venv/lib/site.py": PY_BAD,
     ".tox/py312/conftest.py": PY_BAD,
     "src/build/helper.sh": "export " + ENV_ASSIGNMENT,
+    "docs/singularity.md": "%environment\n    export " + ENV_ASSIGNMENT,
 }
 
 

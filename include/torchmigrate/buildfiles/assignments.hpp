@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Finds where a build file sets an environment or build variable, in each format's spellings:
 // Dockerfile ENV/ARG (both forms), shell `X=v cmd` / `export X=v` / `env X=v`, `-DX=v`,
-// CI YAML `X: v`, CMake `set(X ...)` / `set(ENV{X} ...)`, Makefile `X := v`, .env, TOML/INI.
+// CI YAML `X: v`, CMake `set(X ...)` / `set(ENV{X} ...)`, Makefile `X := v`, .env, TOML/INI,
+// cmd.exe `set`/`setx` (batch.hpp), the shell sections of Singularity/Apptainer definitions.
 #pragma once
 
 #include <optional>

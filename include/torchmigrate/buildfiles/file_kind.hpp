@@ -23,6 +23,8 @@ enum class FileKind {
   Requirements,      // requirements*.txt, constraints*.txt
   SetupPy,           // setup.py: a Python file, also scanned for requirement strings
   DotEnv,            // .env, *.env
+  Batch,             // *.bat, *.cmd (Windows cmd.exe: `set`, `setx`, REM comments)
+  Singularity,       // Singularity, Singularity.*, Apptainer, Apptainer.*, *.def (shell sections)
   Unknown,
 };
 

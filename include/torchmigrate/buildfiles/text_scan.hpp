@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: MIT
-// Whitespace helpers shared by the build-file readers (assignments, requirement lines).
+// Text helpers shared by the build-file readers (assignments, cmd scripts, requirement lines).
 #pragma once
 
+#include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <string_view>
 
 namespace torchmigrate::buildfiles {
+
+// Keywords of case-insensitive formats (Dockerfile instructions, CMake commands, cmd.exe).
+inline bool equals_ignore_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
 
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 

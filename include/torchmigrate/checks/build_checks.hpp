@@ -4,7 +4,10 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "torchmigrate/buildfiles/assignments.hpp"
 #include "torchmigrate/buildfiles/build_file.hpp"
 #include "torchmigrate/engine/file_check.hpp"
 
@@ -12,6 +15,14 @@ namespace torchmigrate::checks {
 
 // The file's kind and logical lines, split once per file for all build checks.
 const buildfiles::BuildFile& build_file(engine::FileCheckContext& context);
+
+// Assignments to any of `names`, read by the file's kind: build files line by line, setup.py
+// (`os.environ[...] = ...` and the other spellings) through its Python syntax tree.
+std::vector<buildfiles::Assignment> find_assignments(engine::FileCheckContext& context,
+                                                     const std::vector<std::string>& names);
+// The setup.py reader behind find_assignments.
+std::vector<buildfiles::Assignment> setup_py_assignments(engine::FileCheckContext& context,
+                                                         const std::vector<std::string>& names);
 
 std::unique_ptr<engine::FileCheck> make_cuda_arch_list_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::FileCheck> make_cmake_removed_targets_check(const engine::RuleSpec& rule);

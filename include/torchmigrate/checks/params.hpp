@@ -25,6 +25,8 @@ class Params {
   [[nodiscard]] bool boolean(const std::string& key, bool fallback) const;
   [[nodiscard]] Params object(const std::string& key) const;
   [[nodiscard]] std::vector<Params> objects(const std::string& key) const;
+  // The value as JSON, for readers shared with the catalog (`requires`).
+  [[nodiscard]] const nlohmann::json& json(const std::string& key) const { return get(key); }
   // Throws for any key that was never read.
   void finish() const;
 

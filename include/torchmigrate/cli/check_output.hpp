@@ -20,8 +20,10 @@ bool print_file_problems(const std::vector<engine::FileOutcome>& outcomes, std::
 void print_fix_list(const std::vector<engine::FileOutcome>& outcomes, const engine::Catalog& catalog, std::ostream& out);
 // Opens --output-file, creating its parent directories; returns an error message or "".
 std::string open_output_file(const std::string& path, std::ofstream& file);
-// --add-noqa: writes a suppression onto every line with a finding; returns the exit code.
+// --add-noqa: writes a suppression onto every line with a finding; returns the exit code. A
+// file named through a symbolic link that leads out of its project is left alone unless
+// `follow_links` (--follow-links).
 int add_noqa_to_files(const std::vector<engine::FileOutcome>& outcomes, const std::vector<engine::DiscoveredFile>& files,
-                      std::ostream& err);
+                      std::ostream& err, bool follow_links);
 
 }  // namespace torchmigrate::cli

@@ -31,6 +31,7 @@ struct CheckOptions {
   std::string baseline;        // report only findings not in this baseline
   std::string write_baseline;  // record the current findings
   bool add_noqa = false;
+  bool follow_links = false;   // let --fix and --add-noqa write through links that leave the project
   std::string cache_dir;       // overrides the configuration's cache-dir
   bool no_cache = false;
   bool fix = false;

@@ -2,11 +2,13 @@
 // Edits and fixes: what a diagnostic proposes to change, and how far it can be trusted.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "torchmigrate/core/text_range.hpp"
+#include "torchmigrate/core/torch_version.hpp"
 
 namespace torchmigrate {
 
@@ -24,8 +26,14 @@ struct Edit {
 // display-only ones are shown as a suggestion and never applied.
 enum class Applicability { Safe, Unsafe, DisplayOnly };
 
-// Which torch versions the fixed code runs on.
-enum class Compat { AllVersions, Torch28Plus };
+// What the fixed code needs to work as intended (the catalog's `fix.requires`); nothing means
+// every torch version. Whether a project meets it is decided by `Settings::effective`.
+struct FixRequirements {
+  std::optional<TorchVersion> torch;  // lowest torch release the fixed code works on
+
+  [[nodiscard]] bool empty() const { return !torch; }
+  bool operator==(const FixRequirements&) const = default;
+};
 
 // Which side of a changed default a fix takes (spec: "Changed defaults get two fixes").
 enum class FixPolicy { None, KeepOld, AdoptNew };
@@ -34,7 +42,7 @@ struct Fix {
   std::string title;  // imperative: "Replace with `x`"
   std::vector<Edit> edits;
   Applicability applicability = Applicability::Safe;
-  Compat compat = Compat::AllVersions;
+  FixRequirements compat;  // what the fixed code requires
   FixPolicy policy = FixPolicy::None;
   // Modules the fix makes the file import (`from x import a`: `x`, and `x.a` when `a` is a
   // module). A fix that would make a module import itself is withheld (engine/fixer.hpp).
@@ -42,7 +50,8 @@ struct Fix {
 };
 
 std::string_view to_string(Applicability applicability);
-std::string_view to_string(Compat compat);
+// "torch>=2.8", or "" for no requirement.
+std::string to_string(const FixRequirements& requirements);
 std::string_view to_string(FixPolicy policy);
 
 // Applies non-overlapping edits (sorted by position) to `text`.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A file's bytes with a line index, so byte offsets can become 1-based line/column for output.
+// A file's bytes with a line index (lines end at `\r\n`, `\r` or `\n`, as Python's tokenizer ends them).
 #pragma once
 
 #include <cstdint>
@@ -44,7 +44,7 @@ class SourceFile {
     return std::string_view(text_).substr(range.start, range.length());
   }
   [[nodiscard]] LineColumn location(uint32_t offset) const { return lines_.location(offset, text_); }
-  // The line ending this file mostly uses ("\r\n" or "\n"), for inserted lines.
+  // The line ending of the file's first line ("\r\n", "\r" or "\n"), for inserted lines.
   [[nodiscard]] std::string_view line_ending() const;
 
  private:

@@ -24,6 +24,26 @@ class CatalogError : public std::runtime_error {
 
 enum class RuleLanguage { Python, Cxx, Build };
 
+// What a rule is about, which decides what counts as compatibility code for it: an API that went
+// away (removed, renamed, deprecated) is handled by code that only runs on older torch; a changed
+// default is handled by any branch a version test separates; build rules have no Python guards.
+enum class RuleKind { Removed, Renamed, ChangedDefault, Deprecated, Build };
+
+std::string_view to_string(RuleKind kind);
+
+// The release pair a rule belongs to: code written for `from` that changes meaning on `to`.
+struct RuleRelease {
+  TorchVersion from;
+  TorchVersion to;
+};
+
+// Attribute names whose presence tells old torch from new for this rule: `hasattr(obj, "x")` or
+// `getattr(obj, "x", None)` on a torch object counts as a version test only with one of them.
+struct CompatAttributes {
+  std::vector<std::string> old_names;  // exist before `release.to`, gone from it on
+  std::vector<std::string> new_names;  // exist from `release.to` on
+};
+
 struct RuleDocs {
   std::string what, why, before, after, after_adopt_new, fix_safety, limitations;
   // The file name the examples are written as (decides their language and, for build files,
@@ -42,14 +62,17 @@ struct RuleSpec {
   std::string removed_in;
   std::string confidence;
   std::vector<std::string> references;  // "pytorch#N" (a pull request) or "pytorch-issue#N"
+  RuleKind kind = RuleKind::Removed;
+  RuleRelease release;
   RuleLanguage language = RuleLanguage::Python;
   std::vector<std::string> triggers;
   // Spellings of the replacement that make a try/except around a use compatibility code.
   std::vector<std::string> compat_markers;
+  CompatAttributes compat_attributes;
   std::string check_family;
   nlohmann::json check_params = nlohmann::json::object();
   std::optional<Applicability> fix_applicability;  // nullopt: the rule has no fix
-  Compat fix_compat = Compat::AllVersions;
+  FixRequirements fix_compat;  // the catalog's `fix.requires`
   bool fix_policies = false;
   RuleDocs docs;
 
@@ -77,5 +100,9 @@ class Catalog {
 };
 
 RuleSpec parse_rule(const nlohmann::json& entry, const std::string& origin);
+
+// Reads a `requires` object ({"torch": ">=2.8"}); `where` names it in errors. Checks with
+// per-option fixes read their own `requires` through this too.
+FixRequirements parse_fix_requirements(const nlohmann::json& object, const std::string& where);
 
 }  // namespace torchmigrate::engine

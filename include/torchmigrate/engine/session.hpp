@@ -34,9 +34,11 @@ std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<Dis
 // for each file. Called from worker threads, so it must be thread-safe.
 using LinterFor = std::function<const Linter&(const DiscoveredFile&)>;
 // With a cache, a report run reuses the findings of files whose content and settings are unchanged.
+// Fixes are not written through a symbolic link that leads out of the project unless `follow_links`.
 class ResultCache;
 std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vector<DiscoveredFile>& files,
-                                     FixMode mode, unsigned jobs, const ResultCache* cache = nullptr);
+                                     FixMode mode, unsigned jobs, const ResultCache* cache = nullptr,
+                                     bool follow_links = false);
 
 // True for the diagnostics that say a file could not be read, checked, fixed or written.
 bool is_file_problem(const Diagnostic& diagnostic);

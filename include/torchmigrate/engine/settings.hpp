@@ -15,14 +15,7 @@
 
 namespace torchmigrate::engine {
 
-struct TorchVersion {
-  int major = 2;
-  int minor = 7;
-  auto operator<=>(const TorchVersion&) const = default;
-  [[nodiscard]] std::string str() const { return std::to_string(major) + "." + std::to_string(minor); }
-  // Parses "2.7" or "2.7.1"; throws std::invalid_argument otherwise.
-  static TorchVersion parse(std::string_view text);
-};
+using torchmigrate::TorchVersion;
 
 // Ruff's selection model: select replaces the default set, extend-select adds, ignore removes;
 // entries are codes or prefixes ("TM2", "TM10") or "ALL".
@@ -40,7 +33,7 @@ class Project;
 
 struct Settings {
   RuleSelection selection;
-  TorchVersion min_torch;
+  TorchVersion min_torch{2, 7};  // the default supported range; see torch_range.hpp
   std::map<std::string, FixPolicy> policies;  // by code; "ALL" sets the default
   bool unsafe_fixes = false;
   // The file's own project: its root and the facts gathered from its tree (lazily).
@@ -52,8 +45,13 @@ struct Settings {
   // The project's facts; nothing is known for a file outside any project.
   [[nodiscard]] const ProjectFacts& project_facts() const;
   [[nodiscard]] FixPolicy policy_for(std::string_view code) const;
-  // A fix whose new spelling needs 2.8 is unsafe while an older torch is supported.
+  // The one place fix safety is derived: a fix whose requirement (`fix.requires`) is not met by
+  // the oldest supported torch is unsafe: `--fix` leaves it alone, `--unsafe-fixes` applies it
+  // knowing the fixed code breaks on the older releases still supported.
   [[nodiscard]] Applicability effective(const Fix& fix) const;
+  // Why `effective` made a fix unsafe ("needs torch >= 2.8; the project supports torch >= 2.7"),
+  // or "" when its requirement is met.
+  [[nodiscard]] std::string unmet_requirement(const Fix& fix) const;
 };
 
 // Throws std::invalid_argument naming the bad entry, for CLI and config errors.

@@ -1,25 +1,77 @@
 // SPDX-License-Identifier: MIT
 // Recognises compatibility code that already handles both torch versions, which no rule may
-// flag: `try/except (ImportError, AttributeError)`, `hasattr(...)` guards and torch version
-// comparisons.
+// flag: branches that torch version tests or feature tests (`hasattr`/`getattr` on the rule's
+// own spellings) keep to one side of the rule's release, `try/except (ImportError,
+// AttributeError)` around the old spelling, and code after an early `return` of such a branch.
+// Branches that only run on torch older than the project supports are never reported.
 #pragma once
 
-#include "torchmigrate/python/semantic_model.hpp"
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "torchmigrate/core/torch_version.hpp"
+#include "torchmigrate/python/semantic_model.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 
 namespace torchmigrate::python {
 
-// True when `node` sits in a try statement that catches ImportError/AttributeError (in its
-// body or its handlers), or in any branch of an `if`/conditional expression whose condition
-// tests `hasattr`/`getattr` on a torch module or object (resolved through `model`) or compares
-// the torch version with 2.8 or later. For a behaviour change (TM2xx) only the version
-// comparison counts: a changed default raises nothing for a try or hasattr to catch.
-// With `try_markers`, a try statement counts only when its text mentions one of them (the new
-// spelling): `try: import onnxruntime ... except ImportError` guards nothing of torch's.
-bool is_compat_guarded(Node node, const SemanticModel& model, bool behaviour_change = false,
-                       const std::vector<std::string>* try_markers = nullptr);
+// What counts as compatibility code for one rule; the engine fills it from the catalog.
+struct GuardRule {
+  // An API that went away is handled by code that only runs on older torch. A changed default is
+  // handled by either side of a version test: the new side was written knowing the new default.
+  bool new_side_counts = false;
+  // `hasattr`/`getattr` tests and `try/except` count (not for a changed default, which raises
+  // nothing for them to catch).
+  bool feature_tests = true;
+  TorchVersion release;    // the release the change arrived in (the catalog's `release.to`)
+  TorchVersion min_torch;  // the oldest torch the project supports
+  std::vector<std::string> try_markers;  // a try counts only when it mentions one (none: any try)
+  std::vector<std::string> old_names;    // attributes that exist only before `release`
+  std::vector<std::string> new_names;    // attributes that exist from `release` on
+};
+
+enum class GuardVerdict {
+  Report,       // ordinary code: report the finding
+  Guarded,      // compatibility code for this rule
+  Unreachable,  // only runs on torch older than the project supports (or never)
+};
+
+// The guards of one file. Each rule's guards are computed in one pass over the tree, the first
+// time the rule is asked about; every answer after that is a binary search.
+class CompatGuards {
+ public:
+  CompatGuards(Node root, const SemanticModel& model) : root_(root), model_(model) {}
+
+  // The verdict for a finding of rule `key` (its code) that starts at byte `offset`.
+  GuardVerdict verdict(uint32_t offset, const std::string& key, const GuardRule& rule);
+
+  // Syntax nodes visited so far, over all rules: a measure of work for tests.
+  [[nodiscard]] uint64_t work() const { return work_; }
+
+  // A set of torch releases, as [lo, hi) in `major * 1000 + minor` units.
+  struct Versions {
+    int lo = 0;
+    int hi = kAny;
+    static constexpr int kAny = 1 << 30;
+  };
+  struct State {
+    Versions versions;
+    bool in_try = false;  // inside a try/except that counts for the rule
+  };
+
+ private:
+  Node root_;
+  const SemanticModel& model_;
+  std::map<std::string, std::vector<std::pair<uint32_t, State>>> tables_;  // by rule: state from each offset on
+  uint64_t work_ = 0;
+};
+
+// True when `node` sits in a try statement that catches ImportError/AttributeError, or in a
+// branch of an `if` whose condition tests a torch feature or compares the torch version with a
+// recent release. Checks use it for the binding a name comes from (`except ImportError: from ...
+// import old as new`); findings go through CompatGuards.
+bool is_compat_guarded(Node node, const SemanticModel& model);
 
 }  // namespace torchmigrate::python

@@ -11,4 +11,11 @@ const buildfiles::BuildFile& build_file(engine::FileCheckContext& context) {
   });
 }
 
+std::vector<buildfiles::Assignment> find_assignments(engine::FileCheckContext& context,
+                                                     const std::vector<std::string>& names) {
+  const buildfiles::BuildFile& file = build_file(context);
+  if (file.kind == buildfiles::FileKind::SetupPy) return setup_py_assignments(context, names);
+  return buildfiles::find_assignments(file, names);
+}
+
 }  // namespace torchmigrate::checks

@@ -20,8 +20,7 @@ class CudaArchListCheck final : public engine::FileCheck {
   }
 
   void check(engine::FileCheckContext& context) override {
-    const buildfiles::BuildFile& file = build_file(context);
-    for (const buildfiles::Assignment& assignment : buildfiles::find_assignments(file, variables_)) {
+    for (const buildfiles::Assignment& assignment : find_assignments(context, variables_)) {
       std::string named;
       size_t count = 0;
       for (const std::string& entry : entries(assignment.value)) {

@@ -45,6 +45,8 @@ class RenamedEnvVarCheck final : public engine::FileCheck {
       case FileKind::CondaEnvironment:
       case FileKind::DotEnv:
       case FileKind::Makefile:
+      case FileKind::Batch:
+      case FileKind::Singularity:
         break;
       default:
         return;  // the variable is set at run time: shell, containers, CI, env files

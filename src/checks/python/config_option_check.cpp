@@ -36,7 +36,7 @@ struct OptionSpec {
   std::vector<std::string> new_keys;  // one for a rename, several when each must be set
   std::string move_to;                // the module the option moved to
   std::string detail;
-  Compat compat = Compat::AllVersions;
+  FixRequirements compat;  // the rule's `fix.requires`, or the option's own
   Action read = Action::Report;
   bool display_only_in_options = false;
   std::vector<ValueRule> values;
@@ -126,11 +126,7 @@ class ConfigOptionCheck final : public engine::PythonCheck {
       if (entry.has("move_to")) spec.move_to = entry.string("move_to");
       spec.detail = entry.string("detail");
       spec.compat = rule.fix_compat;
-      if (entry.has("compat")) {
-        std::string compat = entry.string("compat");
-        if (compat != "all-versions" && compat != "torch-2.8-plus") throw engine::CatalogError(where + ": unknown compat");
-        spec.compat = compat == "all-versions" ? Compat::AllVersions : Compat::Torch28Plus;
-      }
+      if (entry.has("requires")) spec.compat = engine::parse_fix_requirements(entry.json("requires"), where + ": requires");
       if (entry.has("read")) spec.read = parse_action(entry.string("read"), where);
       if (entry.has("in_compile_options")) {
         std::string mode = entry.string("in_compile_options");

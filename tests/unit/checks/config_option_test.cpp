@@ -33,9 +33,9 @@ std::string fixed(const std::string& code, const std::string& text, bool unsafe 
 RuleSpec rule_with(const nlohmann::json& params) {
   nlohmann::json entry = nlohmann::json::parse(R"({
     "code": "TM999", "name": "test-rule", "summary": "s", "message": "`{option}`: {detail}",
-    "severity": "warning", "default_enabled": true, "since": "2.8", "confidence": "high",
+    "severity": "warning", "default_enabled": true, "since": "2.8", "kind": "renamed", "release": {"from": "2.7", "to": "2.8"}, "confidence": "high",
     "references": [], "triggers": ["xx"], "check": {"family": "config-option"},
-    "fix": {"applicability": "safe", "compat": "all-versions"},
+    "fix": {"applicability": "safe"},
     "docs": {"what": "w", "why": "w", "before": "b", "after": "a", "fix_safety": "f", "limitations": "l"}})");
   entry["check"]["params"] = params;
   return parse_rule(entry, "test");
@@ -67,7 +67,7 @@ TEST_CASE("the custom op layout move needs torch 2.8 and is display-only inside 
       "torch.compile(m, options={'custom_op_default_layout_constraint': 'flexible_layout'})\n";
   std::vector<Diagnostic> diagnostics = lint("TM103", source);
   REQUIRE(diagnostics.size() == 2);
-  CHECK(diagnostics[0].fixes.at(0).compat == Compat::Torch28Plus);
+  CHECK(diagnostics[0].fixes.at(0).compat.torch == TorchVersion{2, 8});
   CHECK(diagnostics[0].fixes.at(0).edits.at(0).replacement == "fc.custom_op_default_layout_constraint");
   CHECK(diagnostics[1].fixes.empty());  // a key string cannot move to another module
   CHECK(fixed("TM103", source) == source);

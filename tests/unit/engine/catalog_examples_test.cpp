@@ -4,6 +4,7 @@
 // recommended code must not be flagged, so `torchmigrate rule CODE` and docs/rules cannot drift.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -122,11 +123,15 @@ TEST_CASE("every catalog example is flagged, fixed to its `after` text, and the 
       }
 
       if (has_applicable_fix(rule)) {
-        // `--fix`, plus `--unsafe-fixes` where the catalog says the fix needs it (an unsafe fix,
-        // or a spelling that only exists from torch 2.8 while older versions are supported).
-        bool unsafe = rule.fix_applicability == Applicability::Unsafe || rule.fix_compat == Compat::Torch28Plus;
+        // `--fix`, plus `--unsafe-fixes` where a fix of the example needs it (an unsafe fix,
+        // (or one whose `requires` the default supported torch does not meet).
+        engine::Settings defaults = example.settings(false, false);
+        bool unsafe = std::any_of(before.begin(), before.end(), [&](const Diagnostic& diagnostic) {
+          const Fix* fix = engine::chosen_fix(diagnostic, defaults);
+          return fix != nullptr && defaults.effective(*fix) == Applicability::Unsafe;
+        });
         CHECK(example.fixed(rule.docs.before, unsafe, false) == rule.docs.after);
-        if (unsafe) CHECK(example.fixed(rule.docs.before, false, false) == rule.docs.before);
+        if (unsafe) CHECK(example.fixed(rule.docs.before, false, false) != rule.docs.after);
         if (!rule.docs.after_adopt_new.empty()) {
           CHECK(example.fixed(rule.docs.before, true, true) == rule.docs.after_adopt_new);
         }
@@ -142,8 +147,9 @@ TEST_CASE("`docs.example_file` defaults by language and is required for build ru
   auto parse = [](const std::string& language, const std::string& example_file) {
     std::string text = R"({"code": "TM999", "name": "test-rule", "summary": "s", "message": "m",
       "severity": "warning", "default_enabled": true, "since": "2.8", "confidence": "high", "language": ")" +
-                       language + R"(", "references": [], "triggers": ["x"], "check": {"family": "f"},
-      "fix": {"applicability": "none", "compat": "all-versions"},
+                       language + R"(", "kind": ")" + (language == "build" ? "build" : "removed") +
+                       R"(", "release": {"from": "2.7", "to": "2.8"}, "references": [], "triggers": ["x"], "check": {"family": "f"},
+      "fix": {"applicability": "none"},
       "docs": {"what": "w", "why": "y", "before": "b", "after": "a", "fix_safety": "f", "limitations": "l")" +
                        (example_file.empty() ? "" : R"(, "example_file": ")" + example_file + "\"") + "}}";
     return engine::parse_rule(nlohmann::json::parse(text), "TM999.json");

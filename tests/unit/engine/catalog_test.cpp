@@ -13,9 +13,10 @@ namespace {
 
 std::string minimal_rule(const std::string& extra = "") {
   return R"({"code": "TM999", "name": "test-rule", "summary": "s", "message": "`{name}` changed",
-    "severity": "warning", "default_enabled": true, "since": "2.8", "confidence": "high",
+    "severity": "warning", "default_enabled": true, "since": "2.8", "kind": "removed",
+    "release": {"from": "2.7", "to": "2.8"}, "confidence": "high",
     "references": [], "triggers": ["x"], "check": {"family": "missing-keyword"},
-    "fix": {"applicability": "safe", "compat": "all-versions"},
+    "fix": {"applicability": "safe"},
     "docs": {"what": "w", "why": "y", "before": "b", "after": "a", "fix_safety": "f", "limitations": "l"})" +
          extra + "}";
 }

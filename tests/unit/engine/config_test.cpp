@@ -4,29 +4,15 @@
 #include <filesystem>
 #include <fstream>
 
+#include "temp_dir.hpp"
 #include "torchmigrate/engine/config.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;
 namespace fs = std::filesystem;
+using engine_tests::TempDir;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("torchmigrate-config-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(reinterpret_cast<uintptr_t>(this)));
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  fs::path write(const std::string& relative, const std::string& text) const {
-    fs::path file = path / relative;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file;
-  }
-};
 
 std::string error_of(const fs::path& file) {
   try {
@@ -77,7 +63,7 @@ conf = "shell"
 TEST_CASE("errors name the file, the key and the valid choices") {
   TempDir dir;
   CHECK_THAT(error_of(dir.write("a/torchmigrate.toml", "selekt = [\"TM1\"]\n")),
-             Catch::Contains("torchmigrate.toml: unknown key `selekt`; valid keys: cache-dir"));
+             Catch::Contains("torchmigrate.toml:1:1: unknown key `selekt`; valid keys: cache-dir"));
   CHECK_THAT(error_of(dir.write("b/torchmigrate.toml", "select = [\"TM9\"]\n")),
              Catch::Contains("`select` has an unknown rule selector `TM9`"));
   CHECK_THAT(error_of(dir.write("c/torchmigrate.toml", "policy = \"newest\"\n")),
@@ -87,7 +73,7 @@ TEST_CASE("errors name the file, the key and the valid choices") {
   CHECK_THAT(error_of(dir.write("e/torchmigrate.toml", "min-torch = 2.8\n")), Catch::Contains("`min-torch` must be a string"));
   CHECK_THAT(error_of(dir.write("f/torchmigrate.toml", "select = [\n")), Catch::Contains("invalid TOML"));
   CHECK_THAT(error_of(dir.write("g/pyproject.toml", "[tool.torchmigrate]\nfoo = 1\n")),
-             Catch::Contains("pyproject.toml [tool.torchmigrate]: unknown key `foo`"));
+             Catch::Contains("pyproject.toml:2:1: unknown key `tool.torchmigrate.foo`"));
   CHECK_THAT(error_of(dir.write("h/torchmigrate.toml", "policy = { TM101 = \"adopt-new\" }\n")),
              Catch::Contains("not a rule with a keep-old/adopt-new choice"));
 }
@@ -145,4 +131,83 @@ TEST_CASE("per-file ignores and excludes match globs relative to the config file
   CHECK(resolved.excluded(dir.path / "src/vendored/x.py"));
   CHECK(resolved.excluded(dir.path / "gen/a/b.py"));
   CHECK_FALSE(resolved.excluded(dir.path / "src/gen.py"));
+}
+
+TEST_CASE("semantic mistakes are errors with the file, line and key") {
+  TempDir dir;
+  CHECK_THAT(error_of(dir.write("a/torchmigrate.toml", "min-torch = \"2.8\"\nexclude = [\"ok\", \"[\"]\n")),
+             Catch::Contains("torchmigrate.toml:2:18: `exclude` has the glob `[`, which has a `[` without a closing `]`"));
+  CHECK_THAT(error_of(dir.write("b/torchmigrate.toml", "[per-file-ignores]\n\"tests/[a\" = [\"TM2\"]\n")),
+             Catch::Contains(":2:14: `per-file-ignores.\"tests/[a\"` is not a usable glob"));
+  CHECK_THAT(error_of(dir.write("c/torchmigrate.toml", "[per-file-ignores]\n\"tests/**\" = []\n")),
+             Catch::Contains("`per-file-ignores.\"tests/**\"` is empty"));
+  CHECK_THAT(error_of(dir.write("d/torchmigrate.toml", "[extension]\npy = \"cxx\"\n")),
+             Catch::Contains(":2:6: `extension.py` maps `py`, a Python ending, to `cxx`; that would stop those files"));
+  CHECK_THAT(error_of(dir.write("e/torchmigrate.toml", "[extension]\nyml = \"shell\"\n")),
+             Catch::Contains("a build-file ending"));
+  CHECK_THAT(error_of(dir.write("f/torchmigrate.toml", "[extension]\n\"\" = \"python\"\n")),
+             Catch::Contains("names the ending ``"));
+  CHECK_THAT(error_of(dir.write("g/torchmigrate.toml", "[extension]\n\"tar.gz\" = \"python\"\n")),
+             Catch::Contains("one word after the last dot"));
+  CHECK_THAT(error_of(dir.write("h/pyproject.toml", "[tool]\ntorchmigrate = 5\n")),
+             Catch::Contains("pyproject.toml:2:16: `tool.torchmigrate` must be a table"));
+  CHECK_THAT(error_of(dir.write("i/pyproject.toml", "[tool.torchmigrate]\nselect = \"TM1\"\n")),
+             Catch::Contains("pyproject.toml:2:10: `tool.torchmigrate.select` must be an array of strings"));
+  CHECK_THAT(error_of(dir.write("j/torchmigrate.toml", "select = [\"TM1\", 3]\n")),
+             Catch::Contains(":1:18: `select` must be an array of strings"));
+  // Mapping an ending to the front that already reads it, or a new ending, is fine.
+  CHECK(error_of(dir.write("k/torchmigrate.toml", "[extension]\npy = \"python\"\n\".pyw\" = \"python\"\n")).empty());
+}
+
+TEST_CASE("a configured cache-dir must name a directory inside the project") {
+  TempDir dir;
+  for (const char* value : {"..", "../..", "", ".", "./", "a/../..", "/tmp/cache"}) {
+    INFO(value);
+    std::string error = error_of(dir.write("torchmigrate.toml", std::string("cache-dir = \"") + value + "\"\n"));
+    CHECK_THAT(error, Catch::Contains("torchmigrate.toml:1:13: `cache-dir`"));
+  }
+  CHECK(error_of(dir.write("torchmigrate.toml", "cache-dir = \".cache/torchmigrate\"\n")).empty());
+}
+
+TEST_CASE("select = [] selects no rule; extend-select still adds") {
+  TempDir dir;
+  dir.write("a/torchmigrate.toml", "select = []\n");
+  dir.write("b/torchmigrate.toml", "select = []\nextend-select = [\"TM201\"]\n");
+  ConfigResolver resolver(Catalog::builtin(), {}, std::nullopt, false);
+  const Settings& none = resolver.for_path(dir.write("a/m.py", "")).settings;
+  const Settings& one = resolver.for_path(dir.write("b/m.py", "")).settings;
+  for (const RuleSpec& rule : Catalog::builtin().rules()) {
+    INFO(rule.code);
+    CHECK_FALSE(none.selection.enabled(rule));
+    CHECK(one.selection.enabled(rule) == (rule.code == "TM201"));
+  }
+  // The command line's --select still replaces it.
+  CliOverrides cli;
+  cli.select = {"TM201"};
+  ConfigResolver with_cli(Catalog::builtin(), cli, std::nullopt, false);
+  CHECK(with_cli.for_path(dir.path / "a" / "m.py").settings.selection.enabled(*Catalog::builtin().find("TM201")));
+}
+
+TEST_CASE("a broken pyproject.toml is an error when it mentions torchmigrate, else passed over") {
+  TempDir dir;
+  fs::create_directories(dir.path / ".git");
+  dir.write("pyproject.toml", "[tool.torchmigrate]\nselect = [\"TM1\"]\n");
+  dir.write("ours/pyproject.toml", "[tool.torchmigrate\nselect = [\"TM2\"]\n");
+  dir.write("theirs/pyproject.toml", "[project\nname = \"x\"\n");
+  CHECK(find_config_file(dir.path / "ours") == dir.path / "ours" / "pyproject.toml");
+  CHECK_THAT(error_of(dir.path / "ours" / "pyproject.toml"), Catch::Contains("pyproject.toml:1:"));
+  CHECK_THAT(error_of(dir.path / "ours" / "pyproject.toml"), Catch::Contains("invalid TOML"));
+  CHECK(find_config_file(dir.path / "theirs") == dir.path / "pyproject.toml");
+}
+
+TEST_CASE("the search for a configuration stops at the repository root") {
+  TempDir dir;
+  dir.write("torchmigrate.toml", "select = [\"TM1\"]\n");
+  fs::create_directories(dir.path / "checkout" / ".git");
+  fs::create_directories(dir.path / "checkout" / "src");
+  CHECK_FALSE(find_config_file(dir.path / "checkout" / "src"));
+  // A worktree or submodule has a `.git` file instead of a directory.
+  dir.write("other/.git", "gitdir: ../somewhere\n");
+  CHECK_FALSE(find_config_file(dir.path / "other"));
+  CHECK(find_config_file(dir.path / "plain") == dir.path / "torchmigrate.toml");
 }

@@ -14,14 +14,14 @@ namespace fs = std::filesystem;
 namespace {
 
 // A project directory of its own for each test, removed afterwards.
-struct Project {
+struct PackageTree {
   fs::path root;
-  Project() {
+  PackageTree() {
     std::string pattern = (fs::temp_directory_path() / "torchmigrate-modules-XXXXXX").string();
     root = ::mkdtemp(pattern.data());
     write("pyproject.toml", "");
   }
-  ~Project() { fs::remove_all(root); }
+  ~PackageTree() { fs::remove_all(root); }
   fs::path write(const std::string& relative, const std::string& text) const {
     fs::path file = root / relative;
     fs::create_directories(file.parent_path());
@@ -43,7 +43,7 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
 }  // namespace
 
 TEST_CASE("a file's module name comes from the packages above it") {
-  Project project;
+  PackageTree project;
   project.write("pkg/__init__.py", "");
   project.write("pkg/sub/__init__.py", "");
   fs::path module = project.write("pkg/sub/mod.py", "");
@@ -58,7 +58,7 @@ TEST_CASE("a file's module name comes from the packages above it") {
 }
 
 TEST_CASE("a file outside packages is a top-level module, except under src/") {
-  Project project;
+  PackageTree project;
   CHECK(located(project.write("tools/run.py", "")).name == "run");
   ModuleLocation layout = located(project.write("src/ns/mod.py", ""));
   CHECK(layout.name == "ns.mod");
@@ -69,13 +69,13 @@ TEST_CASE("a file outside packages is a top-level module, except under src/") {
 }
 
 TEST_CASE("a file Python cannot import by name has no module") {
-  Project project;
+  PackageTree project;
   CHECK_FALSE(locate_module(project.write("tools/run-me.py", "")));
   CHECK_FALSE(locate_module(project.write("tools/notes.txt", "")));
 }
 
 TEST_CASE("a module name leads to its file or its package's __init__") {
-  Project project;
+  PackageTree project;
   fs::path init = project.write("pkg/__init__.py", "");
   fs::path mod = project.write("pkg/mod.py", "");
   CHECK(module_file(project.root, "pkg") == init);
@@ -116,7 +116,7 @@ TEST_CASE("relative imports resolve against the module or the package") {
 }
 
 TEST_CASE("a target imports a module back directly, through others, or not at all") {
-  Project project;
+  PackageTree project;
   project.write("pkg/__init__.py", "");
   project.write("pkg/entry.py", "from ._compat import legacy\n");
   project.write("pkg/chain.py", "import pkg.entry\n");
@@ -131,7 +131,7 @@ TEST_CASE("a target imports a module back directly, through others, or not at al
 }
 
 TEST_CASE("a package above the module is already imported and is not run again") {
-  Project project;
+  PackageTree project;
   project.write("pkg/__init__.py", "from .mod import thing\n");
   project.write("pkg/other.py", "");
   ModuleLocation mod = located(project.write("pkg/mod.py", ""));
@@ -142,7 +142,7 @@ TEST_CASE("a package above the module is already imported and is not run again")
 }
 
 TEST_CASE("a changed module is read again") {
-  Project project;
+  PackageTree project;
   project.write("pkg/__init__.py", "");
   fs::path entry = project.write("pkg/entry.py", "import os\n");
   ModuleLocation compat = located(project.write("pkg/_compat.py", ""));
@@ -153,7 +153,7 @@ TEST_CASE("a changed module is read again") {
 }
 
 TEST_CASE("a fix that would make the module import itself is withheld with the reason") {
-  Project project;
+  PackageTree project;
   project.write("pkg/__init__.py", "");
   project.write("pkg/entry.py", "from ._compat import legacy\n");
   fs::path self = project.write("pkg/_compat.py", "");

@@ -45,16 +45,42 @@ TEST_CASE("rule selection follows Ruff: select replaces, extend adds, the most s
   CHECK_FALSE(all_ignored.enabled(rule("TM101")));
 }
 
-TEST_CASE("a fix that needs torch 2.8 is unsafe while 2.7 is supported") {
+TEST_CASE("a fix whose requirement the oldest supported torch does not meet is unsafe, and says why") {
   Fix fix;
-  fix.compat = Compat::Torch28Plus;
+  fix.compat.torch = TorchVersion::parse("2.8");
   Settings settings;
+  settings.min_torch = TorchVersion::parse("2.7");
   CHECK(settings.effective(fix) == Applicability::Unsafe);
+  CHECK(settings.unmet_requirement(fix) == "needs torch >= 2.8; the project supports torch >= 2.7");
   settings.min_torch = TorchVersion::parse("2.8");
   CHECK(settings.effective(fix) == Applicability::Safe);
-  fix.compat = Compat::AllVersions;
-  settings.min_torch = TorchVersion::parse("2.7.1");
+  CHECK(settings.unmet_requirement(fix).empty());
+  settings.min_torch = TorchVersion::parse("2.9");
   CHECK(settings.effective(fix) == Applicability::Safe);
+
+  // Met requirement: an unsafe or display-only fix stays what it is.
+  fix.applicability = Applicability::DisplayOnly;
+  CHECK(settings.effective(fix) == Applicability::DisplayOnly);
+  fix.applicability = Applicability::Unsafe;
+  settings.min_torch = TorchVersion::parse("2.4");
+  CHECK(settings.effective(fix) == Applicability::Unsafe);
+
+  Fix anywhere;  // no requirement
+  CHECK(settings.effective(anywhere) == Applicability::Safe);
+  CHECK(settings.unmet_requirement(anywhere).empty());
+}
+
+TEST_CASE("fix requirements come from the catalog: keep-old `dynamo=False` needs torch 2.5") {
+  const RuleSpec* tm302 = Catalog::builtin().find("TM302");
+  REQUIRE(tm302 != nullptr);
+  REQUIRE(tm302->fix_compat.torch.has_value());
+  Fix keep_old{"Add `dynamo=False`", {}, Applicability::Safe, tm302->fix_compat, FixPolicy::KeepOld};
+  Settings settings;
+  settings.min_torch = TorchVersion::parse("2.4");
+  CHECK(settings.effective(keep_old) == Applicability::Unsafe);
+  settings.min_torch = TorchVersion::parse("2.5");
+  CHECK(settings.effective(keep_old) == Applicability::Safe);
+  CHECK(to_string(tm302->fix_compat) == "torch>=2.5");
 }
 
 TEST_CASE("versions, policies and selectors reject bad input with a message") {

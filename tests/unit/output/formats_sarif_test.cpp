@@ -128,7 +128,7 @@ TEST_CASE("sarif: fixes are artifact changes with deleted regions and inserted c
   REQUIRE(results[0]["fixes"].size() == 1);
   const json& rename = results[0]["fixes"][0];
   CHECK(rename["description"]["text"] == "Replace with `export_for_training`");
-  CHECK(rename["properties"] == json({{"applicability", "safe"}, {"compat", "all-versions"}}));
+  CHECK(rename["properties"] == json({{"applicability", "safe"}, {"requires", "torch>=2.5"}}));
   REQUIRE(rename["artifactChanges"].size() == 1);
   CHECK(rename["artifactChanges"][0]["artifactLocation"] == json({{"uri", "pkg/a%20b.py"}, {"uriBaseId", "%SRCROOT%"}}));
   const json& replacements = rename["artifactChanges"][0]["replacements"];
@@ -141,7 +141,7 @@ TEST_CASE("sarif: fixes are artifact changes with deleted regions and inserted c
   // TM201: the keep-old fix that --fix applies first, then the unsafe adopt-new alternative.
   const json& fixes = results[2]["fixes"];
   REQUIRE(fixes.size() == 2);
-  CHECK(fixes[0]["properties"] == json({{"applicability", "safe"}, {"compat", "all-versions"}, {"policy", "keep-old"}}));
+  CHECK(fixes[0]["properties"] == json({{"applicability", "safe"}, {"policy", "keep-old"}}));
   CHECK(fixes[0]["artifactChanges"][0]["replacements"][0] ==
         json({{"deletedRegion", region(4, 33, 4, 33)}, {"insertedContent", {{"text", ", strict=True"}}}}));
   CHECK(fixes[1]["properties"]["applicability"] == "unsafe");
@@ -150,7 +150,7 @@ TEST_CASE("sarif: fixes are artifact changes with deleted regions and inserted c
 
   // TM102: the 2.8-only rename is unsafe while torch 2.7 is still supported.
   CHECK(results[1]["fixes"][0]["properties"]["applicability"] == "unsafe");
-  CHECK(results[1]["fixes"][0]["properties"]["compat"] == "torch-2.8-plus");
+  CHECK(results[1]["fixes"][0]["properties"]["requires"] == "torch>=2.8");
 }
 
 TEST_CASE("sarif: absolute paths outside the root are file URIs; no root, no base ids") {

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+// Terminal- and log-safe text for the human formats: a file name or message holding a newline,
+// an escape sequence or a bidirectional override must not start a new log line (a GitHub
+// workflow command, a fake finding) or restyle the terminal.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace torchmigrate::output {
+
+// Control characters (C0, DEL, C1), line and paragraph separators and bidirectional controls
+// become visible escapes (`\n`, `\x1b`, `\u202e`); bytes that are not UTF-8 become `\xHH`.
+// With `keep_tabs`, a tab stays a tab (source lines in snippets).
+std::string escape_control(std::string_view text, bool keep_tabs = false);
+
+}  // namespace torchmigrate::output
