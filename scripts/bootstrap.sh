@@ -14,7 +14,7 @@ cd "$root"
 
 packages=(
   g++ cmake ninja-build pkg-config git python3
-  catch2 libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
+  catch2 libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev
   libtree-sitter-dev libclang-14-dev libdtl-dev libgit2-dev libssl-dev
   neovim patch pre-commit
   libpython3.11-testsuite python3-pip  # the corpus of tests/e2e/test_syntax_agreement.py

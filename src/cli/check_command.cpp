@@ -2,7 +2,10 @@
 // `torchmigrate check`: builds settings from the flags, runs the session, prints the report
 // or the diff, and turns the result into the exit code.
 #include <algorithm>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,6 +18,7 @@
 #include "torchmigrate/cli/check_output.hpp"
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/cli/project_context.hpp"
+#include "torchmigrate/cli/report_root.hpp"
 #include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/discovery.hpp"
 #include "torchmigrate/engine/linter.hpp"
@@ -64,16 +68,43 @@ engine::CliOverrides overrides_from(const CheckOptions& options, const engine::C
   return overrides;
 }
 
+// Colour only for a person: --color, then FORCE_COLOR and NO_COLOR (https://no-color.org), then
+// whether stdout is a terminal that understands it.
+bool use_color(const std::string& choice, bool to_stdout) {
+  if (choice == "always") return true;
+  if (choice == "never") return false;
+  auto set = [](const char* name) {
+    const char* value = std::getenv(name);
+    return value != nullptr && *value != '\0';
+  };
+  if (set("FORCE_COLOR") && std::string_view(std::getenv("FORCE_COLOR")) != "0") return true;
+  if (set("NO_COLOR") || !to_stdout) return false;
+  const char* term = std::getenv("TERM");
+  return isatty(STDOUT_FILENO) == 1 && !(term != nullptr && std::string_view(term) == "dumb");
+}
+
 }  // namespace
 
 int run_check_in(const CheckOptions& options, engine::Workspace& workspace);
 
+namespace {
+
+// A list option takes one value per occurrence, split at commas, and may be repeated: CLI11's
+// default for a vector would also swallow the paths after it (`--select TM1 src/`), and
+// pre-commit appends file names right after a hook's `args`.
+CLI::Option* add_list_option(CLI::App& command, const std::string& name, std::vector<std::string>& values,
+                             const std::string& description) {
+  return command.add_option(name, values, description)->delimiter(',')->allow_extra_args(false)->type_name("LIST");
+}
+
+}  // namespace
+
 void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("PATH", options.paths, "Files or directories to check (default: .)");
-  command.add_option("--select", options.select, "Rules to enable: codes, prefixes (TM2) or ALL; replaces the default set")
-      ->delimiter(',');
-  command.add_option("--extend-select", options.extend_select, "Rules to enable on top of the selection")->delimiter(',');
-  command.add_option("--ignore", options.ignore, "Rules to disable: codes or prefixes")->delimiter(',');
+  add_list_option(command, "--select", options.select,
+                  "Rules to enable: codes, prefixes (TM2) or ALL; replaces the default set");
+  add_list_option(command, "--extend-select", options.extend_select, "Rules to enable on top of the selection");
+  add_list_option(command, "--ignore", options.ignore, "Rules to disable: codes or prefixes");
   command.add_flag("--fix", options.fix, "Apply safe fixes in place");
   command.add_flag("--unsafe-fixes", options.unsafe_fixes, "Also apply (and show as fixable) unsafe fixes");
   command.add_flag("--diff", options.diff,
@@ -86,11 +117,14 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("--config", options.config_path,
                      "Use this configuration file for every checked file (instead of the nearest one)");
   command.add_flag("--isolated", options.isolated, "Ignore every configuration file");
-  command.add_option("--extend-exclude", options.extend_exclude, "More paths or globs to skip")->delimiter(',');
+  add_list_option(command, "--extend-exclude", options.extend_exclude, "More paths or globs to skip");
   command.add_flag("--force-exclude", options.force_exclude,
                    "Apply excludes to files named on the command line too (as pre-commit passes them)");
   command.add_flag("--respect-gitignore", options.respect_gitignore, "Skip files ignored by git (the default)");
   command.add_flag("--no-respect-gitignore", options.no_respect_gitignore, "Check files even if git ignores them");
+  command.add_option("--project-root", options.project_root,
+                     "Directory that CI report and baseline paths are relative to (default: the git top-level)")
+      ->type_name("DIR");
   command.add_option("--baseline", options.baseline, "Report only findings not recorded in this baseline file");
   command.add_option("--write-baseline", options.write_baseline, "Record the current findings in this baseline file");
   command.add_flag("--add-noqa", options.add_noqa, "Add a suppression comment for every current finding");
@@ -98,19 +132,28 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                    "Let --fix and --add-noqa write through a symbolic link named on the command line to a file "
                    "outside the project");
   command.add_option("--cache-dir", options.cache_dir,
-                     "Cache findings per file here (default: the configuration's cache-dir; none without it)");
+                     "Cache findings per file here (default: the configuration's cache-dir; none without it)")
+      ->envname("TORCHMIGRATE_CACHE_DIR");
   command.add_flag("--no-cache", options.no_cache, "Do not read or write the cache");
   command.add_option("--output-format", options.output_format, "Report format (default: concise)")
+      ->envname("TORCHMIGRATE_OUTPUT_FORMAT")
       ->check(CLI::IsMember(output::format_names()));
   command.add_option("-o,--output-file", options.output_file, "Write the report to this file instead of stdout");
   command.add_flag("--statistics", options.statistics, "Print the number of findings per rule instead of the findings");
-  command.add_option("--policy", options.policies,
-                     "For changed defaults: CODE=keep-old|adopt-new (or just keep-old|adopt-new for all)");
+  add_list_option(command, "--policy", options.policies,
+                  "For changed defaults: CODE=keep-old|adopt-new (or just keep-old|adopt-new for all)");
   command.add_option("--min-torch", options.min_torch, "Oldest torch version the project still supports (default 2.7)");
   command.add_option("-p", options.compile_database_dir,
                      "Directory holding compile_commands.json for C/C++/CUDA files (default: searched upwards)")
       ->check(CLI::ExistingDirectory);
   command.add_option("-j,--jobs", options.jobs, "Worker threads (default: all cores)");
+  command.add_option("--color", options.color,
+                     "Colour the text report: auto (on a terminal; NO_COLOR and FORCE_COLOR are honoured), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  command.add_flag("-q,--quiet", options.quiet, "Print the findings only: no summary, no torch range line");
+  command.add_flag("-s,--silent", options.silent, "Print no report; only the exit code tells");
+  command.add_flag("--show-files", options.show_files,
+                   "Print the files that would be checked (after excludes and .gitignore) and exit");
   command.add_flag("--show-settings", options.show_settings,
                    "Print each path's resolved context (project, torch range, configuration, rules) and exit");
 }
@@ -171,6 +214,12 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   std::string format_name = !options.output_format.empty() ? options.output_format
                             : first_config.output_format     ? *first_config.output_format
                                                              : std::string("concise");
+  // As in Ruff, the statistics are text (concise, full) or JSON; any other format would be
+  // silently replaced by text.
+  if (options.statistics && format_name != "concise" && format_name != "full" && format_name != "json") {
+    std::cerr << "torchmigrate: error: --statistics prints text or json, not --output-format " << format_name << '\n';
+    return kExitUsage;
+  }
 
   // Opened before the run, so an unwritable path fails fast instead of after the work.
   std::ofstream output_file;
@@ -199,13 +248,17 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
   for (const std::string& note : discovery.notes) std::cerr << "torchmigrate: note: " << note << '\n';
   if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
+  if (options.show_files) {
+    for (const engine::DiscoveredFile& file : discovery.files) out << file.path.string() << '\n';
+    return finish(discovery.errors.empty() ? kExitClean : kExitUsage);
+  }
 
   bool machine_readable = format_name != "concise" && format_name != "full";
   unsigned jobs = options.jobs == 0 ? engine::default_jobs() : options.jobs;
   workspace.set_compile_database_dir(options.compile_database_dir);
   // Build every linter up front: a bad configuration fails before any file is touched.
   for (const engine::DiscoveredFile& file : discovery.files) workspace.linter_for(file.path);
-  print_torch_ranges(workspace, discovery.files, paths, machine_readable, std::cerr);
+  print_torch_ranges(workspace, discovery.files, paths, machine_readable || options.quiet || options.silent, std::cerr);
   const engine::Linter& first_linter = workspace.linter_for(paths.front());
 
   engine::FixMode mode = options.diff                        ? engine::FixMode::Diff
@@ -225,6 +278,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
 
   if (options.add_noqa) return finish(add_noqa_to_files(outcomes, discovery.files, std::cerr, options.follow_links));
 
+  engine::PathRoots roots = report_roots(options.project_root, paths.front());
   if (!options.write_baseline.empty()) {
     std::vector<std::pair<const SourceFile*, std::vector<Diagnostic>>> findings;
     size_t count = 0;
@@ -237,22 +291,36 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
       findings.emplace_back(outcome.source.get(), std::move(kept));
     }
     try {
-      engine::Baseline::write(options.write_baseline, findings);
+      engine::Baseline::write(options.write_baseline, findings, roots);
     } catch (const engine::BaselineError& error) {
       std::cerr << "torchmigrate: error: " << error.what() << '\n';
       return kExitUsage;
     }
     std::cerr << "torchmigrate: wrote " << count << " finding" << (count == 1 ? "" : "s") << " to the baseline "
               << options.write_baseline << " (TM1xx findings are never baselined)\n";
+    // Like --add-noqa, recording the findings is the run's result: no report, and exit 0 unless
+    // a file could not be read (its findings are missing from the baseline).
+    bool failed = print_file_problems(outcomes, std::cerr);
+    return finish(failed && !options.exit_zero ? kExitFindings : kExitClean);
   }
   if (!options.baseline.empty()) {
     try {
-      engine::Baseline baseline = engine::Baseline::load(options.baseline);
-      size_t hidden = 0;
-      for (engine::FileOutcome& outcome : outcomes) hidden += baseline.filter(*outcome.source, outcome.diagnostics);
-      if (!machine_readable && hidden > 0) {
+      engine::Baseline baseline = engine::Baseline::load(options.baseline, roots);
+      size_t hidden = 0, baselinable = 0;
+      for (engine::FileOutcome& outcome : outcomes) {
+        hidden += baseline.filter(*outcome.source, outcome.diagnostics);
+        for (const Diagnostic& diagnostic : outcome.diagnostics) baselinable += engine::baselinable(diagnostic.code);
+      }
+      if (!machine_readable && !options.quiet && !options.silent && hidden > 0) {
         std::cerr << "torchmigrate: " << hidden << " finding" << (hidden == 1 ? "" : "s") << " hidden by the baseline "
                   << options.baseline << '\n';
+      }
+      // Findings the baseline could have hidden, and it hid none: written for another root or
+      // repository, or entirely stale. Said even beside machine-readable reports.
+      if (hidden == 0 && baselinable > 0 && baseline.size() > 0) {
+        std::cerr << "torchmigrate: warning: none of the " << baseline.size() << " findings recorded in the baseline "
+                  << options.baseline << " matched; its paths are relative to " << roots.root.string()
+                  << " (change it with --project-root), or it is out of date (--write-baseline)\n";
       }
     } catch (const engine::BaselineError& error) {
       std::cerr << "torchmigrate: error: " << error.what() << '\n';
@@ -297,8 +365,8 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   report.catalog = &catalog;
   report.settings = &first_linter.settings();
   report.fix_mode = mode == engine::FixMode::Apply;
-  std::error_code cwd_error;
-  report.root = std::filesystem::current_path(cwd_error).string();
+  report.root = roots.root.string();
+  report.base = roots.base.string();
   size_t remaining = 0;
   for (engine::FileOutcome& outcome : outcomes) {
     report.fixed += static_cast<int>(outcome.applied.size());
@@ -307,11 +375,16 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
     const engine::Settings& settings = workspace.linter_for(outcome.source->path()).settings();
     report.files.push_back({outcome.source, std::move(outcome.diagnostics), &settings});
   }
+  report.summary = !options.quiet;
+  report.color = use_color(options.color, options.output_file.empty());
   output::Format format = output::parse_format(format_name);
-  if (options.statistics) {
-    output::write_statistics(format, report, out);
-  } else {
-    output::write(format, report, out);
+  // --silent: the findings are only counted, for the exit code (a report file is still written).
+  if (!options.silent || !options.output_file.empty()) {
+    if (options.statistics) {
+      output::write_statistics(format, report, out);
+    } else {
+      output::write(format, report, out);
+    }
   }
   // As in Ruff, --exit-zero wins over --exit-non-zero-on-fix.
   bool failed = remaining > 0 || (options.exit_non_zero_on_fix && report.fixed > 0);

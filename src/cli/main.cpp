@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "torchmigrate/cli/commands.hpp"
+#include "torchmigrate/cli/suggest.hpp"
 #include "torchmigrate/version.hpp"
 
 int main(int argc, char** argv) {
@@ -17,13 +18,16 @@ int main(int argc, char** argv) {
 
   std::string rule_code;
   CLI::App* rule = app.add_subcommand("rule", "Explain a rule: what it finds, why, an example and its fix safety");
-  rule->add_option("CODE", rule_code, "Rule code or name, e.g. TM101")->required();
+  CLI::Option* code_option = rule->add_option("CODE", rule_code, "Rule code or name, e.g. TM101 (any case)");
+  bool all_rules = false;
+  rule->add_flag("--all", all_rules, "Explain every rule")->excludes(code_option);
   std::string rule_format = "text";
   rule->add_option("--output-format", rule_format, "text (Markdown) or json")->check(CLI::IsMember({"text", "json"}));
 
   std::string rules_format = "text";
   CLI::App* rules = app.add_subcommand("rules", "List every rule");
-  rules->add_option("--output-format", rules_format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  rules->add_option("--output-format", rules_format, "text, json or markdown (the docs/rules index table)")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
   std::string rules_docs_directory;
   rules->add_option("--write-docs", rules_docs_directory,
                     "Write every rule's docs as Markdown (<CODE>-<name>.md) plus a README.md index to DIR")
@@ -31,6 +35,7 @@ int main(int argc, char** argv) {
 
   CLI::App* server = app.add_subcommand("server", "Run the language server (LSP over stdin/stdout) for editors");
 
+  if (report_unknown_words(app, argc, argv, std::cerr)) return kExitUsage;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
@@ -44,7 +49,14 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   if (check->parsed()) return run_check(check_options);
-  if (rule->parsed()) return run_rule(rule_code, rule_format);
+  if (rule->parsed()) {
+    if (all_rules) return run_all_rules(rule_format);
+    if (rule_code.empty()) {
+      std::cerr << "torchmigrate: error: `rule` needs a CODE, or --all\n";
+      return kExitUsage;
+    }
+    return run_rule(rule_code, rule_format);
+  }
   if (rules->parsed()) return run_rules(rules_format, rules_docs_directory);
   if (server->parsed()) return run_server();
   return kExitUsage;

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -200,7 +201,14 @@ int write_docs(const engine::Catalog& catalog, const fs::path& directory) {
 }  // namespace
 
 int run_rule(const std::string& code, const std::string& format) {
-  const engine::RuleSpec* rule = engine::Catalog::builtin().find_by_code_or_name(code);
+  const engine::Catalog& catalog = engine::Catalog::builtin();
+  const engine::RuleSpec* rule = catalog.find_by_code_or_name(code);
+  if (rule == nullptr) {
+    // Codes are written upper case, but `rule tm101` means the same rule.
+    std::string upper = code;
+    std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
+    rule = catalog.find(upper);
+  }
   if (rule == nullptr) {
     std::cerr << "torchmigrate: error: unknown rule `" << code << "`; `torchmigrate rules` lists them\n";
     return kExitUsage;
@@ -213,9 +221,30 @@ int run_rule(const std::string& code, const std::string& format) {
   return kExitClean;
 }
 
+int run_all_rules(const std::string& format) {
+  const engine::Catalog& catalog = engine::Catalog::builtin();
+  if (format == "json") {
+    nlohmann::ordered_json rules = nlohmann::ordered_json::array();
+    for (const engine::RuleSpec& rule : catalog.rules()) rules.push_back(rule_json(rule));
+    std::cout << rules.dump(2) << '\n';
+    return kExitClean;
+  }
+  bool first = true;
+  for (const engine::RuleSpec& rule : catalog.rules()) {
+    if (!first) std::cout << '\n';
+    first = false;
+    write_markdown(rule, std::cout);
+  }
+  return kExitClean;
+}
+
 int run_rules(const std::string& format, const std::string& write_docs_directory) {
   const engine::Catalog& catalog = engine::Catalog::builtin();
   if (!write_docs_directory.empty()) return write_docs(catalog, write_docs_directory);
+  if (format == "markdown") {
+    write_index(catalog, std::cout);
+    return kExitClean;
+  }
   if (format == "json") {
     nlohmann::json rules = nlohmann::json::array();
     for (const engine::RuleSpec& rule : catalog.rules()) {

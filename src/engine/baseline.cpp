@@ -61,25 +61,41 @@ std::string enclosing_scope(const SourceFile& file, uint32_t offset) {
 
 bool baselinable(std::string_view code) { return !code.starts_with("TM1") && !code.starts_with("TM9"); }
 
-std::string fingerprint(const SourceFile& file, const Diagnostic& diagnostic) {
-  std::string path = file.path();
-  std::replace(path.begin(), path.end(), '\\', '/');
-  if (path.starts_with("./")) path.erase(0, 2);
-  return content_hash(diagnostic.code + '\0' + path + '\0' + normalised(file.slice(diagnostic.range)) + '\0' +
-              enclosing_scope(file, diagnostic.range.start));
+std::string root_relative(const std::string& given, const PathRoots& roots) {
+  namespace fs = std::filesystem;
+  std::string slashed = given;
+  std::replace(slashed.begin(), slashed.end(), '\\', '/');
+  fs::path path = fs::path(slashed).lexically_normal();
+  if (!roots.root.empty()) {
+    fs::path absolute = path.is_absolute() || roots.base.empty() ? path : (roots.base / path).lexically_normal();
+    if (absolute.is_absolute()) {
+      fs::path relative = absolute.lexically_relative(roots.root.lexically_normal());
+      if (!relative.empty() && *relative.begin() != "..") path = relative;
+    }
+  }
+  std::string text = path.generic_string();
+  return text.empty() || text == "." ? given : text;
 }
 
-Baseline Baseline::load(const std::filesystem::path& path) {
+std::string fingerprint(const SourceFile& file, const Diagnostic& diagnostic, const PathRoots& roots) {
+  return content_hash(diagnostic.code + '\0' + root_relative(file.path(), roots) + '\0' +
+                      normalised(file.slice(diagnostic.range)) + '\0' + enclosing_scope(file, diagnostic.range.start));
+}
+
+Baseline Baseline::load(const std::filesystem::path& path, PathRoots roots) {
   std::ifstream in(path);
   if (!in) throw BaselineError(path.string() + ": cannot read the baseline file");
   Baseline baseline;
+  baseline.roots_ = std::move(roots);
   try {
     nlohmann::json json = nlohmann::json::parse(in);
     if (json.value("version", 0) != 1 || !json.contains("findings") || !json["findings"].is_array()) {
       throw BaselineError(path.string() + ": not a torchmigrate baseline (version 1); write one with --write-baseline");
     }
     for (const nlohmann::json& finding : json["findings"]) {
-      baseline.remaining_[finding.at("fingerprint").get<std::string>()] += finding.value("count", size_t{1});
+      size_t count = finding.value("count", size_t{1});
+      baseline.remaining_[finding.at("fingerprint").get<std::string>()] += count;
+      baseline.size_ += count;
     }
   } catch (const nlohmann::json::exception& error) {
     throw BaselineError(path.string() + ": malformed baseline: " + error.what());
@@ -88,15 +104,16 @@ Baseline Baseline::load(const std::filesystem::path& path) {
 }
 
 void Baseline::write(const std::filesystem::path& path,
-                     const std::vector<std::pair<const SourceFile*, std::vector<Diagnostic>>>& findings) {
+                     const std::vector<std::pair<const SourceFile*, std::vector<Diagnostic>>>& findings,
+                     const PathRoots& roots) {
   std::map<std::string, nlohmann::json> entries;  // sorted by fingerprint: stable diffs
   for (const auto& [file, diagnostics] : findings) {
     for (const Diagnostic& diagnostic : diagnostics) {
       if (!baselinable(diagnostic.code)) continue;
-      std::string key = fingerprint(*file, diagnostic);
+      std::string key = fingerprint(*file, diagnostic, roots);
       auto [it, inserted] = entries.emplace(key, nlohmann::json{{"fingerprint", key},
                                                                 {"code", diagnostic.code},
-                                                                {"path", file->path()},
+                                                                {"path", root_relative(file->path(), roots)},
                                                                 {"message", diagnostic.message},
                                                                 {"count", 0}});
       it->second["count"] = it->second["count"].get<size_t>() + 1;
@@ -121,7 +138,7 @@ size_t Baseline::filter(const SourceFile& file, std::vector<Diagnostic>& diagnos
   size_t hidden = 0;
   std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
     if (!baselinable(diagnostic.code)) return false;
-    auto it = remaining_.find(fingerprint(file, diagnostic));
+    auto it = remaining_.find(fingerprint(file, diagnostic, roots_));
     if (it == remaining_.end() || it->second == 0) return false;
     --it->second;
     ++hidden;

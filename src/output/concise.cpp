@@ -3,6 +3,7 @@
 // characters in the path and the message escaped, so a finding is always exactly one line).
 #include "torchmigrate/output/escape.hpp"
 #include "torchmigrate/output/report.hpp"
+#include "torchmigrate/output/style.hpp"
 
 namespace torchmigrate::output {
 
@@ -10,9 +11,7 @@ void write_concise(const Report& report, std::ostream& out) {
   for (const FileFindings& findings : report.files) {
     for (const Diagnostic& diagnostic : findings.diagnostics) {
       LineColumn at = findings.file->location(diagnostic.range.start);
-      out << escape_control(findings.file->path()) << ':' << at.line << ':' << at.column << ": " << diagnostic.code
-          << ' ' << (fixable(diagnostic, report.settings_for(findings)) ? "[*] " : "")
-          << escape_control(diagnostic.message) << '\n';
+      out << finding_head(report, findings, diagnostic, at) << escape_control(diagnostic.message) << '\n';
     }
   }
   write_summary(report, out);

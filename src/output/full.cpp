@@ -8,6 +8,7 @@
 #include "torchmigrate/engine/fixer.hpp"
 #include "torchmigrate/output/escape.hpp"
 #include "torchmigrate/output/report.hpp"
+#include "torchmigrate/output/style.hpp"
 
 namespace torchmigrate::output {
 namespace {
@@ -18,7 +19,7 @@ uint32_t code_points(std::string_view text) {
   }));
 }
 
-void write_snippet(const SourceFile& file, const Diagnostic& diagnostic, std::ostream& out) {
+void write_snippet(const Report& report, const SourceFile& file, const Diagnostic& diagnostic, std::ostream& out) {
   const LineIndex& lines = file.lines();
   uint32_t line = lines.line_of(diagnostic.range.start);
   TextRange line_range = lines.line_range(line, file.text());
@@ -29,11 +30,12 @@ void write_snippet(const SourceFile& file, const Diagnostic& diagnostic, std::os
   uint32_t end = std::min(diagnostic.range.end, line_range.end);
   uint32_t width =
       end > diagnostic.range.start ? code_points(escape_control(file.slice({diagnostic.range.start, end}), true)) : 1;
-  out << gutter << " |\n";
-  out << number << " | " << escape_control(text, true) << '\n';
-  out << gutter << " | " << std::string(code_points(escape_control(text.substr(0, start), true)), ' ')
-      << std::string(width, '^') << ' ' << diagnostic.code << '\n';
-  out << gutter << " |\n";
+  std::string bar = styled(report, Style::Gutter, gutter + " |");
+  out << bar << '\n';
+  out << styled(report, Style::Gutter, number + " |") << ' ' << escape_control(text, true) << '\n';
+  out << bar << ' ' << std::string(code_points(escape_control(text.substr(0, start), true)), ' ')
+      << styled(report, Style::Caret, std::string(width, '^') + ' ' + diagnostic.code) << '\n';
+  out << bar << '\n';
 }
 
 }  // namespace
@@ -43,10 +45,8 @@ void write_full(const Report& report, std::ostream& out) {
     for (const Diagnostic& diagnostic : findings.diagnostics) {
       const SourceFile& file = *findings.file;
       LineColumn at = file.location(diagnostic.range.start);
-      out << escape_control(file.path()) << ':' << at.line << ':' << at.column << ": " << diagnostic.code << ' '
-          << (fixable(diagnostic, report.settings_for(findings)) ? "[*] " : "") << escape_control(diagnostic.message)
-          << '\n';
-      write_snippet(file, diagnostic, out);
+      out << finding_head(report, findings, diagnostic, at) << escape_control(diagnostic.message) << '\n';
+      write_snippet(report, file, diagnostic, out);
       for (const Fix& fix : diagnostic.fixes) {
         Applicability applicability = report.settings_for(findings).effective(fix);
         out << "  = " << (applicability == Applicability::DisplayOnly ? "suggestion" : "help") << ": "

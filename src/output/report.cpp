@@ -6,7 +6,9 @@
 #include <stdexcept>
 #include <utility>
 
+#include "torchmigrate/engine/baseline.hpp"
 #include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/output/style.hpp"
 
 namespace torchmigrate::output {
 namespace {
@@ -15,7 +17,7 @@ const std::vector<std::pair<std::string, Format>>& formats() {
   static const std::vector<std::pair<std::string, Format>> table{
       {"concise", Format::Concise}, {"full", Format::Full},     {"json", Format::Json},
       {"json-lines", Format::JsonLines}, {"sarif", Format::Sarif}, {"github", Format::Github},
-      {"gitlab", Format::Gitlab},   {"junit", Format::Junit}};
+      {"gitlab", Format::Gitlab},   {"junit", Format::Junit},     {"markdown", Format::Markdown}};
   return table;
 }
 
@@ -40,14 +42,7 @@ Format parse_format(std::string_view name) {
 }
 
 std::string report_path(const Report& report, const SourceFile& file) {
-  namespace fs = std::filesystem;
-  fs::path path = fs::path(file.path()).lexically_normal();
-  if (path.is_absolute() && !report.root.empty()) {
-    fs::path relative = path.lexically_relative(fs::path(report.root).lexically_normal());
-    if (!relative.empty() && *relative.begin() != "..") path = relative;
-  }
-  std::string text = path.generic_string();
-  return text.empty() ? file.path() : text;
+  return engine::root_relative(file.path(), {report.base, report.root});
 }
 
 std::string rule_name(const Report& report, std::string_view code) {
@@ -65,14 +60,38 @@ bool fixable(const Diagnostic& diagnostic, const engine::Settings& settings) {
   return fix != nullptr && !fix->edits.empty() && engine::will_apply(*fix, settings);
 }
 
+namespace {
+
+// "1 error, 2 warnings, 1 info": the nonzero counts, most severe first.
+std::string severity_breakdown(const size_t (&counts)[3]) {
+  static constexpr const char* kSingular[] = {"error", "warning", "info"};
+  std::string text;
+  for (int i = 0; i < 3; ++i) {
+    if (counts[i] == 0) continue;
+    if (!text.empty()) text += ", ";
+    // "info" is uncountable.
+    text += std::to_string(counts[i]) + " " + kSingular[i] + (counts[i] == 1 || i == 2 ? "" : "s");
+  }
+  return text;
+}
+
+std::string plural(size_t count, const char* noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+}  // namespace
+
 void write_summary(const Report& report, std::ostream& out) {
+  if (!report.summary) return;
   size_t total = 0, fixable_now = 0, unsafe_hidden = 0;
+  size_t by_severity[3] = {0, 0, 0};
   for (const FileFindings& findings : report.files) {
     const engine::Settings& settings = report.settings_for(findings);
     engine::Settings with_unsafe = settings;
     with_unsafe.unsafe_fixes = true;
     for (const Diagnostic& diagnostic : findings.diagnostics) {
       ++total;
+      ++by_severity[static_cast<int>(diagnostic.severity)];
       if (fixable(diagnostic, settings)) {
         ++fixable_now;
       } else if (fixable(diagnostic, with_unsafe)) {
@@ -80,21 +99,26 @@ void write_summary(const Report& report, std::ostream& out) {
       }
     }
   }
-  if (report.fix_mode) {
-    if (total == 0 && report.fixed == 0) {
-      out << "All checks passed!\n";
-      return;
-    }
-    out << "Found " << total + report.fixed << " error" << (total + report.fixed == 1 ? "" : "s") << " ("
-        << report.fixed << " fixed, " << total << " remaining).\n";
-  } else if (total == 0) {
+  // Ruff says "Found N errors" for everything; here that wording is kept only when it is true,
+  // and warnings and infos are counted as such. The severity of what --fix removed is no longer
+  // known, so a fix run counts "findings".
+  bool all_errors = by_severity[0] == total;
+  size_t fixed = static_cast<size_t>(report.fixed);
+  if (total == 0 && fixed == 0) {
     out << "All checks passed!\n";
     return;
+  }
+  if (report.fix_mode && fixed > 0) {
+    out << "Found " << plural(total + fixed, "finding") << " (" << fixed << " fixed, " << total << " remaining";
+    if (total > 0) out << ": " << severity_breakdown(by_severity);
+    out << ").\n";
+  } else if (all_errors) {
+    out << "Found " << plural(total, "error") << ".\n";
   } else {
-    out << "Found " << total << " error" << (total == 1 ? "" : "s") << ".\n";
+    out << "Found " << plural(total, "finding") << " (" << severity_breakdown(by_severity) << ").\n";
   }
   if (fixable_now > 0) {
-    out << "[*] " << fixable_now << " fixable with the `--fix` option";
+    out << styled(report, Style::FixMarker, "[*]") << ' ' << fixable_now << " fixable with the `--fix` option";
     if (unsafe_hidden > 0) {
       out << " (" << unsafe_hidden << " hidden fix" << (unsafe_hidden == 1 ? "" : "es")
           << " can be enabled with the `--unsafe-fixes` option)";
@@ -116,6 +140,7 @@ void write(Format format, const Report& report, std::ostream& out) {
     case Format::Github: write_github(report, out); break;
     case Format::Gitlab: write_gitlab(report, out); break;
     case Format::Junit: write_junit(report, out); break;
+    case Format::Markdown: write_markdown(report, out); break;
   }
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // SARIF 2.1.0: one run whose driver lists every rule with its docs, and one result per finding
-// with its region and proposed fixes; paths are relative to %SRCROOT% (the working directory).
+// with its region and proposed fixes; paths are relative to %SRCROOT% (the repository root).
 #include <map>
 
 #include "torchmigrate/engine/fixer.hpp"
@@ -11,6 +11,14 @@ namespace torchmigrate::output {
 namespace {
 
 constexpr const char* kRootBase = "%SRCROOT%";
+
+// Where to learn about the tool (SARIF2005): the build's home page when it sets one
+// (-DTORCHMIGRATE_HOMEPAGE_URL=...), else the PyTorch 2.8 release notes every rule comes from.
+#ifdef TORCHMIGRATE_HOMEPAGE_URL
+constexpr const char* kInformationUri = TORCHMIGRATE_HOMEPAGE_URL;
+#else
+constexpr const char* kInformationUri = "https://github.com/pytorch/pytorch/releases/tag/v2.8.0";
+#endif
 
 // Percent-encodes everything but RFC 3986's unreserved characters and `/`.
 std::string uri_escape(std::string_view path) {
@@ -139,7 +147,8 @@ nlohmann::json rule_descriptor(const engine::RuleSpec& rule) {
                             {"help", help(rule)},
                             {"defaultConfiguration", {{"level", level(rule.severity)}, {"enabled", rule.default_enabled}}},
                             {"properties", properties}};
-  if (!rule.references.empty()) descriptor["helpUri"] = engine::reference_url(rule.references.front());
+  descriptor["helpUri"] = rule.references.empty() ? std::string(kInformationUri)
+                                                  : engine::reference_url(rule.references.front());
   return descriptor;
 }
 
@@ -210,13 +219,11 @@ void write_sarif(const Report& report, std::ostream& out) {
   }
   nlohmann::json run{{"tool", {{"driver", {{"name", "torchmigrate"},
                                            {"version", kVersion},
+                                           {"informationUri", kInformationUri},
                                            {"semanticVersion", kVersion},
                                            {"rules", rules}}}}},
                      {"columnKind", "unicodeCodePoints"},
                      {"results", results}};
-#ifdef TORCHMIGRATE_HOMEPAGE_URL
-  run["tool"]["driver"]["informationUri"] = TORCHMIGRATE_HOMEPAGE_URL;
-#endif
   if (!report.root.empty()) {
     std::string root = report.root.ends_with('/') ? report.root : report.root + '/';
     run["originalUriBaseIds"] = {{kRootBase, {{"uri", "file://" + uri_escape(root)}}}};

@@ -7,16 +7,7 @@
 #include "torchmigrate/output/report.hpp"
 
 namespace torchmigrate::output {
-namespace {
-
-struct Statistic {
-  std::string code;
-  std::string name;
-  size_t count = 0;
-  size_t fixable_count = 0;
-};
-
-std::vector<Statistic> collect(const Report& report) {
+std::vector<Statistic> rule_statistics(const Report& report) {
   std::map<std::string, Statistic> by_code;
   for (const FileFindings& findings : report.files) {
     for (const Diagnostic& diagnostic : findings.diagnostics) {
@@ -37,10 +28,8 @@ std::vector<Statistic> collect(const Report& report) {
   return statistics;
 }
 
-}  // namespace
-
 void write_statistics(Format format, const Report& report, std::ostream& out) {
-  std::vector<Statistic> statistics = collect(report);
+  std::vector<Statistic> statistics = rule_statistics(report);
   if (format == Format::Json) {
     nlohmann::json rows = nlohmann::json::array();
     for (const Statistic& statistic : statistics) {

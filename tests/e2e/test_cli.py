@@ -26,7 +26,7 @@ class CheckExampleProject(unittest.TestCase):
         self.assertEqual(keys, sorted(keys))
         codes = {m["code"] for m in findings}
         self.assertTrue({"TM101", "TM102", "TM201", "TM202", "TM302"} <= codes, codes)
-        self.assertRegex(result.stdout, r"Found \d+ errors?\.")
+        self.assertRegex(result.stdout, r"Found \d+ findings \(\d+ errors, \d+ warnings(, \d+ info)?\)\.")
         # The project's own `export()` helper and method calls are not flagged.
         self.assertNotIn("scripts/export_all.py", "".join(m["path"] for m in findings if m["code"] == "TM201"))
 

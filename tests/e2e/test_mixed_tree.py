@@ -108,7 +108,9 @@ class MixedTree(unittest.TestCase):
         self.assertEqual({front(m["path"]) for m in findings}, {"python", "cxx", "build"})
         self.assertEqual(collections.Counter((m["path"], int(m["line"]), m["code"]) for m in findings),
                          self.expected())
-        self.assertIn(f"Found {len(findings)} errors.", result.stdout)
+        summary = re.search(rf"^Found {len(findings)} findings \((.*)\)\.$", result.stdout, re.MULTILINE)
+        self.assertIsNotNone(summary, result.stdout)
+        self.assertEqual(sum(int(part.split()[0]) for part in summary[1].split(", ")), len(findings))
         tm151 = {(int(m["line"]), int(m["col"])) for m in findings if m["code"] == "TM151"}
         self.assertEqual(tm151, self.expected_tm151())
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Produces SARIF for the example project with the built torchmigrate and validates it twice:
 // against the SARIF 2.1.0 JSON schema (Ajv) and with Microsoft's SARIF Multitool `validate`,
-// failing on any error either reports.
+// failing on any error or warning either reports.
 //   node validate_sarif.mjs TORCHMIGRATE_BIN SOURCE_DIR WORK_DIR
 import { spawnSync } from "node:child_process";
 import { accessSync, chmodSync, constants, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -72,11 +72,12 @@ function multitoolErrors(input) {
     for (const invocation of validationRun.invocations ?? []) {
       if (invocation.executionSuccessful === false) executionFailed = true;
       for (const notification of invocation.toolExecutionNotifications ?? []) {
-        if (notification.level === "error") messages.push(`tool: ${notification.message?.text}`);
+        if ((notification.level ?? "warning") !== "note") messages.push(`tool: ${notification.message?.text}`);
       }
     }
     for (const result of validationRun.results ?? []) {
-      if ((result.level ?? "warning") === "error") {
+      // Warnings fail too (SARIF2005: no informationUri, for one); notes are advice.
+      if ((result.level ?? "warning") !== "note") {
         messages.push(`${result.ruleId}: ${result.message?.text ?? JSON.stringify(result.message)}`);
       }
     }
@@ -86,7 +87,12 @@ function multitoolErrors(input) {
 }
 
 const ours = multitoolErrors(sarifPath);
-check(ours.ran && ours.messages.length === 0, "sarif-multitool validate reports no errors", ours.messages);
+check(ours.ran && ours.messages.length === 0, "sarif-multitool validate reports no errors or warnings", ours.messages);
+const driver = log.runs[0].tool.driver;
+check(/^https?:\/\//.test(driver.informationUri ?? ""), "the driver has an informationUri", [driver.informationUri]);
+const noHelp = driver.rules.filter((rule) => !(rule.properties?.tags ?? []).includes("torchmigrate-internal") &&
+                                            !/^https?:\/\//.test(rule.helpUri ?? ""));
+check(noHelp.length === 0, "every rule has a helpUri", noHelp.map((rule) => rule.id));
 
 // A control, so a validator that silently checks nothing cannot pass: an out-of-range line
 // must be reported.

@@ -27,6 +27,7 @@ struct CheckOptions {
   bool respect_gitignore = false;
   bool no_respect_gitignore = false;
   std::vector<std::string> extend_exclude;
+  std::string project_root;    // CI report and baseline paths are relative to it
   std::string baseline;        // report only findings not in this baseline
   std::string write_baseline;  // record the current findings
   bool add_noqa = false;
@@ -41,7 +42,11 @@ struct CheckOptions {
   bool exit_zero = false;
   bool exit_non_zero_on_fix = false;
   bool statistics = false;
+  std::string color = "auto";  // auto (a terminal, unless NO_COLOR; FORCE_COLOR forces), always, never
+  bool quiet = false;          // the findings only: no summary, no torch range line
+  bool silent = false;         // no report at all: the exit code says it
   bool show_settings = false;  // print each path's resolved context instead of checking
+  bool show_files = false;     // print the files that would be checked instead of checking
   unsigned jobs = 0;
 };
 
@@ -49,7 +54,9 @@ void add_check_options(CLI::App& command, CheckOptions& options);
 int run_check(const CheckOptions& options);
 // One rule's docs; format "text" (Markdown) or "json".
 int run_rule(const std::string& code, const std::string& format);
-// The table of rules (format "text" or "json"), or, with a directory, the Markdown docs of every
+// Every rule's docs: Markdown one after the other, or a JSON array.
+int run_all_rules(const std::string& format);
+// The table of rules (format "text", "json" or "markdown"), or, with a directory, the Markdown docs of every
 // rule plus a README.md index written there (docs/rules is generated this way).
 int run_rules(const std::string& format, const std::string& write_docs_directory);
 // Serves the Language Server Protocol over stdin/stdout until the client exits.

@@ -19,24 +19,41 @@ class BaselineError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// `path` is the file's path as reported (relative paths keep baselines portable).
-std::string fingerprint(const SourceFile& file, const Diagnostic& diagnostic);
+// Where paths are relative to: `base` is the directory relative file paths are relative to (the
+// working directory), `root` the one recorded paths are relative to (the repository root), so a
+// baseline or CI report is the same from any directory of the repository. Empty: as given.
+struct PathRoots {
+  std::filesystem::path base;
+  std::filesystem::path root;
+};
+
+// `path` relative to `roots.root` with `/` separators when it lies below it; otherwise the path
+// as given (normalised). Baselines and the CI report formats print paths this way.
+std::string root_relative(const std::string& path, const PathRoots& roots);
+
+// Code + root-relative path + normalised matched text + enclosing scope.
+std::string fingerprint(const SourceFile& file, const Diagnostic& diagnostic, const PathRoots& roots);
 // Whether a baseline may hide findings of `code`.
 bool baselinable(std::string_view code);
 
 class Baseline {
  public:
   // Throws BaselineError for a missing or malformed file.
-  static Baseline load(const std::filesystem::path& path);
+  static Baseline load(const std::filesystem::path& path, PathRoots roots);
   // Records every baselinable finding; writes atomically.
   static void write(const std::filesystem::path& path,
-                    const std::vector<std::pair<const SourceFile*, std::vector<Diagnostic>>>& findings);
+                    const std::vector<std::pair<const SourceFile*, std::vector<Diagnostic>>>& findings,
+                    const PathRoots& roots);
 
   // Removes findings the baseline knows, each baseline entry hiding at most one finding.
   size_t filter(const SourceFile& file, std::vector<Diagnostic>& diagnostics);
+  // How many findings the baseline recorded (an entry with a count of 3 is three).
+  [[nodiscard]] size_t size() const { return size_; }
 
  private:
   std::map<std::string, size_t> remaining_;  // fingerprint -> count
+  PathRoots roots_;
+  size_t size_ = 0;
 };
 
 }  // namespace torchmigrate::engine

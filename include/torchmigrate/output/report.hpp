@@ -32,16 +32,20 @@ struct Report {
   const engine::Settings* settings = nullptr;
   int fixed = 0;                    // fixes applied by --fix
   bool fix_mode = false;
-  // Absolute directory that relative file paths are relative to (the working directory);
-  // the CI formats (SARIF, GitHub, GitLab, JUnit) print paths relative to it.
+  // Absolute directory the CI formats (SARIF, GitHub, GitLab, JUnit) print paths relative to:
+  // the repository root, so a report is the same from any directory.
   std::string root;
+  // Absolute directory relative file paths are relative to (the working directory); empty: root.
+  std::string base;
+  bool color = false;    // ANSI colour in the text formats (a terminal, or --color always)
+  bool summary = true;   // the closing "Found N ..." lines of the text formats (off: --quiet)
 
   [[nodiscard]] const engine::Settings& settings_for(const FileFindings& findings) const {
     return findings.settings != nullptr ? *findings.settings : *settings;
   }
 };
 
-enum class Format { Concise, Full, Json, JsonLines, Sarif, Github, Gitlab, Junit };
+enum class Format { Concise, Full, Json, JsonLines, Sarif, Github, Gitlab, Junit, Markdown };
 
 // Every --output-format name, in the order the help text lists them.
 const std::vector<std::string>& format_names();
@@ -56,6 +60,7 @@ void write_sarif(const Report& report, std::ostream& out);
 void write_github(const Report& report, std::ostream& out);
 void write_gitlab(const Report& report, std::ostream& out);
 void write_junit(const Report& report, std::ostream& out);
+void write_markdown(const Report& report, std::ostream& out);
 // The closing lines of the text formats: counts and how many more `--fix` could fix.
 void write_summary(const Report& report, std::ostream& out);
 void write(Format format, const Report& report, std::ostream& out);
@@ -64,6 +69,15 @@ void write(Format format, const Report& report, std::ostream& out);
 // frequent first; a JSON array instead when `format` is Json.
 void write_statistics(Format format, const Report& report, std::ostream& out);
 
+struct Statistic {
+  std::string code;
+  std::string name;
+  size_t count = 0;
+  size_t fixable_count = 0;
+};
+// The findings per rule, most frequent first (what --statistics prints).
+std::vector<Statistic> rule_statistics(const Report& report);
+
 // "[*] " when --fix (or --unsafe-fixes) would apply the diagnostic's fix.
 bool fixable(const Diagnostic& diagnostic, const engine::Settings& settings);
 
@@ -71,7 +85,7 @@ bool fixable(const Diagnostic& diagnostic, const engine::Settings& settings);
 nlohmann::json finding_json(const Report& report, const FileFindings& findings, const Diagnostic& diagnostic);
 
 // The file's path for CI systems: relative to `report.root` when it lies below it, with
-// `/` separators and no leading `./`; otherwise the path as given.
+// `/` separators and no leading `./`; otherwise the path as given (engine::root_relative).
 std::string report_path(const Report& report, const SourceFile& file);
 
 // The rule's kebab-case name, or a name for the internal codes (io-error, parse-error...).

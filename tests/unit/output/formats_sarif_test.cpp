@@ -62,6 +62,10 @@ TEST_CASE("sarif: every catalog rule is described with its docs") {
   CHECK(rule["shortDescription"]["text"] == spec.summary);
   CHECK(rule["fullDescription"]["text"] == spec.docs.what);
   CHECK(rule["helpUri"] == "https://github.com/pytorch/pytorch/pull/148790");
+  // A rule without references points at what the driver does (SARIF2005 wants informationUri).
+  const json& driver = log["runs"][0]["tool"]["driver"];
+  CHECK(driver["informationUri"].get<std::string>().starts_with("https://"));
+  CHECK(rules[index_of("TM001")]["helpUri"] == driver["informationUri"]);
   CHECK(rule["defaultConfiguration"] == json({{"level", "warning"}, {"enabled", true}}));
   CHECK(rule["properties"]["precision"] == "high");
   CHECK(rule["properties"]["problem.severity"] == "warning");

@@ -36,7 +36,7 @@ TEST_CASE("concise output is one Ruff-style line per finding, then a summary") {
   CHECK(out.str() ==
         "pkg/m.py:2:6: TM201 [*] `torch.export.export` defaults to `strict=False` in torch 2.8 (it was `True`); "
         "pass `strict=` explicitly\n"
-        "Found 1 error.\n[*] 1 fixable with the `--fix` option.\n");
+        "Found 1 finding (1 warning).\n[*] 1 fixable with the `--fix` option.\n");
 }
 
 TEST_CASE("full output shows the line, a caret under the range and the fixes") {

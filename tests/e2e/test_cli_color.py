@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: MIT
+"""Colour on a terminal (run under `script`, which gives the program a real pseudo-terminal),
+none in a pipe; NO_COLOR, FORCE_COLOR and --color; --quiet and --silent."""
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import unittest
+
+from test_cli_options import SOURCE
+from tm_e2e import BINARY, TempTree
+
+SCRIPT = shutil.which("script")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+BOLD_RED_CODE = re.compile(r"\x1b\[1m\x1b\[31mTM102\x1b\[0m|\x1b\[31m\x1b\[1mTM102\x1b\[0m|\x1b\[1;31mTM102\x1b\[0m")
+
+
+class Colour(unittest.TestCase):
+    def setUp(self):
+        self.tree = TempTree()
+        self.addCleanup(self.tree.cleanup)
+        self.tree.write("a.py", SOURCE)
+        self.env = {key: value for key, value in os.environ.items() if key not in ("NO_COLOR", "FORCE_COLOR")}
+        self.env["TERM"] = "xterm-256color"
+
+    def piped(self, *args, env=None):
+        return subprocess.run([shutil.which(BINARY) or BINARY, "check", "a.py", *args], cwd=self.tree.root,
+                              env={**self.env, **(env or {})}, capture_output=True, text=True, timeout=120)
+
+    def on_terminal(self, *args, env=None):
+        """stdout and stderr of a run on a pseudo-terminal (both arrive on it, with \\r\\n endings)."""
+        command = shlex.join([shutil.which(BINARY) or BINARY, "check", "a.py", *args])
+        result = subprocess.run([SCRIPT, "-qec", command, "/dev/null"], cwd=self.tree.root,
+                                env={**self.env, **(env or {})}, capture_output=True, text=True, timeout=120)
+        return result.stdout.replace("\r\n", "\n")
+
+    @unittest.skipUnless(SCRIPT, "needs `script` (util-linux)")
+    def test_terminal_output_is_coloured_and_otherwise_the_piped_text(self):
+        for format_name in ("concise", "full"):
+            with self.subTest(format=format_name):
+                terminal = self.on_terminal("--output-format", format_name)
+                self.assertRegex(terminal, BOLD_RED_CODE)
+                self.assertIn("\x1b[1ma.py\x1b[0m", terminal)
+                self.assertRegex(terminal, r"\x1b\[36m\[\*\]\x1b\[0m")
+                piped = self.piped("--output-format", format_name)
+                self.assertNotIn("\x1b", piped.stdout + piped.stderr)
+                self.assertEqual(ANSI.sub("", terminal), piped.stderr + piped.stdout)
+        self.assertRegex(self.on_terminal("--output-format", "full"), r"\x1b\[31m\^+ TM102\x1b\[0m")
+
+    @unittest.skipUnless(SCRIPT, "needs `script` (util-linux)")
+    def test_no_color_and_color_never_win_on_a_terminal(self):
+        self.assertNotIn("\x1b", self.on_terminal(env={"NO_COLOR": "1"}))
+        self.assertNotIn("\x1b", self.on_terminal("--color", "never"))
+        self.assertIn("\x1b", self.on_terminal(env={"NO_COLOR": ""}))  # empty means unset
+
+    def test_force_color_and_color_always_colour_a_pipe(self):
+        self.assertRegex(self.piped(env={"FORCE_COLOR": "1"}).stdout, BOLD_RED_CODE)
+        self.assertRegex(self.piped("--color", "always").stdout, BOLD_RED_CODE)
+        self.assertRegex(self.piped("--color=always", env={"NO_COLOR": "1"}).stdout, BOLD_RED_CODE)
+        self.assertNotIn("\x1b", self.piped(env={"FORCE_COLOR": "0"}).stdout)
+        # Machine-readable formats are never coloured.
+        self.assertNotIn("\x1b", self.piped("--color", "always", "--output-format", "json").stdout)
+
+    def test_quiet_prints_the_findings_only_and_silent_nothing(self):
+        plain = self.piped()
+        quiet = self.piped("-q")
+        self.assertEqual(quiet.returncode, 1)
+        self.assertEqual(quiet.stdout, "".join(line + "\n" for line in plain.stdout.splitlines()
+                                               if line.startswith("a.py:")))
+        self.assertIn("supported torch", plain.stderr)
+        self.assertEqual(quiet.stderr, "")
+        self.assertEqual(self.piped("--quiet").stdout, quiet.stdout)
+        for flag in ("-s", "--silent"):
+            silent = self.piped(flag)
+            self.assertEqual((silent.returncode, silent.stdout, silent.stderr), (1, "", ""))
+        self.assertEqual(self.piped("-s", "--exit-zero").returncode, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
