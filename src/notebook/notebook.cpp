@@ -43,15 +43,11 @@ std::string shape_error(const nlohmann::json& document) {
 
 ParseResult parse(std::string_view json) {
   ParseResult result;
-  nlohmann::json document = nlohmann::json::parse(json, nullptr, false);
-  if (document.is_discarded()) {
-    // Parse again for the message: the non-throwing parse keeps none.
-    try {
-      (void)nlohmann::json::parse(json);
-    } catch (const nlohmann::json::exception& error) {
-      result.error = error.what();
-    }
-    if (result.error.empty()) result.error = "not valid JSON";
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(json);
+  } catch (const nlohmann::json::exception& error) {
+    result.error = error.what();
     return result;
   }
   result.error = shape_error(document);

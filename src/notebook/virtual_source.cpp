@@ -21,7 +21,7 @@ size_t ipython_marker(std::string_view line) {
   if (c == '?') return first;
   size_t last = line.find_last_not_of(" \t\r");
   // `obj?` and `obj??` (help); Python has no trailing `?` outside strings and comments.
-  if (line[last] == '?' && line.find('#') == std::string_view::npos && line.find('"') == std::string_view::npos &&
+  if (last != std::string_view::npos && line[last] == '?' && line.find('#') == std::string_view::npos && line.find('"') == std::string_view::npos &&
       line.find('\'') == std::string_view::npos) {
     return first;
   }

@@ -12,6 +12,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from lsp_client import LspClient
 from tm_e2e import SOURCE_DIR, run
 
 NOTEBOOKS = SOURCE_DIR / "tests" / "fixtures" / "notebooks"
@@ -178,6 +179,31 @@ class NotebookFormats(unittest.TestCase):
         shutil.move(self.root / "nb.ipynb", self.root / "pkg" / "nb.ipynb")
         result = run("check", "--isolated", "--no-cache", ".", cwd=self.root)
         self.assertIn("pkg/nb.ipynb:cell 4:5:22: TM201", result.stdout)
+
+
+class NotebookInTheServer(unittest.TestCase):
+    def test_notebook_opened_as_a_file_matches_check(self):
+        root = Path(tempfile.mkdtemp(prefix="torchmigrate-notebooks-")).resolve()
+        self.addCleanup(shutil.rmtree, root, True)
+        subprocess.run(["git", "init", "-q", str(root)], check=True)
+        for name in ("nb.ipynb", "fixed.ipynb"):
+            shutil.copy(NOTEBOOKS / "several_cells.ipynb", root / name)
+        run("check", "--isolated", "--no-cache", "--fix", "fixed.ipynb", cwd=root)
+        sarif = json.loads(run("check", "--isolated", "--no-cache", "--output-format", "sarif", "nb.ipynb",
+                               cwd=root).stdout)
+        expected = sorted((r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"] - 1,
+                           r["locations"][0]["physicalLocation"]["region"]["startColumn"] - 1)
+                          for r in sarif["runs"][0]["results"])
+        client = LspClient(root)
+        try:
+            path = root / "nb.ipynb"
+            client.open(path)
+            found = sorted((d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"])
+                           for d in client.diagnostics(path))
+            self.assertEqual(expected, found)
+            self.assertEqual((root / "fixed.ipynb").read_text(), client.fix_all(path))
+        finally:
+            client.close()
 
 
 if __name__ == "__main__":

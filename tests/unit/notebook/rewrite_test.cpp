@@ -17,7 +17,7 @@ std::string replace_all(std::string text, const std::string& from, const std::st
   return text;
 }
 
-const char* const kOneSpace = R"({
+const char* const kOneSpace = R"nb({
  "cells": [
   {
    "cell_type": "code",
@@ -40,7 +40,7 @@ const char* const kOneSpace = R"({
  "nbformat": 4,
  "nbformat_minor": 5
 }
-)";
+)nb";
 
 }  // namespace
 

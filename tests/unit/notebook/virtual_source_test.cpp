@@ -74,3 +74,13 @@ TEST_CASE("a notebook without code cells is an empty module") {
   auto cells = split_cells(source, "");
   CHECK_FALSE(cells);  // nothing to split into: no fix can have happened
 }
+
+TEST_CASE("cells with CRLF line breaks inside their sources keep them") {
+  std::string json = notebook_of(code_cell(R"(["a = 1\r\n", "\r\n", "%time a\r\n", "a?\r\n"])"));
+  Notebook notebook = *parse(json).notebook;
+  VirtualSource source = build_virtual_source(notebook);
+  CHECK(source.text == "a = 1\r\n\r\n#time a\r\n#?\r\n");
+  auto cells = split_cells(source, source.text);
+  REQUIRE(cells);
+  CHECK((*cells)[0] == notebook.cells[0].text);
+}
