@@ -398,6 +398,18 @@ NameReference SourceScan::reference(size_t index) const {
   return result;
 }
 
+std::vector<std::string> SourceScan::included_files() const {
+  std::vector<std::string> files;
+  if (!compile_command_ || &semantic_parse() == token_parse_.get()) return files;
+  clang_getInclusions(
+      semantic_parse_->unit.unit.get(),
+      [](CXFile included, CXSourceLocation*, unsigned, CXClientData data) {
+        static_cast<std::vector<std::string>*>(data)->push_back(take_string(clang_getFileName(included)));
+      },
+      &files);
+  return files;
+}
+
 bool SourceScan::in_macro_arguments(size_t index) const {
   if (!token_parse_ || index >= tokens_.size()) return false;
   const Parse& parse = semantic_parse();

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/project.hpp"
 
+#include <algorithm>
 #include <system_error>
 
+#include "torchmigrate/engine/dlpack_facts.hpp"
 #include "torchmigrate/engine/parallel.hpp"
 
 namespace torchmigrate::engine {
@@ -45,7 +47,13 @@ std::shared_ptr<const Project> Project::with_facts(ProjectFacts facts, fs::path 
 
 const ProjectFacts& Project::facts() const {
   std::call_once(gathered_, [this] {
-    if (files_) facts_ = gather_project_facts(files_(), extensions_, default_jobs());
+    if (!files_) return;
+    std::vector<DiscoveredFile> files = files_();
+    facts_ = gather_project_facts(files, extensions_, default_jobs());
+    bool has_cxx = std::any_of(files.begin(), files.end(), [](const DiscoveredFile& file) {
+      return file.language == Language::Cxx;
+    });
+    if (has_cxx) facts_.dlpack = detect_project_dlpack(root_);
   });
   return facts_;
 }

@@ -24,7 +24,7 @@ FINDING = re.compile(r"^(?P<path>[^\s:][^:\n]*):(?P<line>\d+):(?P<column>\d+): (
 
 PY_BAD = "import torch\n\nep = torch.export.export(model, (x,))\n"
 PY_FIXED = "import torch\n\nep = torch.export.export(model, (x,), strict=True)\n"
-C_BAD = ("#include <dlpack/dlpack.h>\n\nint is_pinned(const DLTensor* t) {\n"
+C_BAD = ("#include <ATen/dlpack.h>\n\nint is_pinned(const DLTensor* t) {\n"
          "  return t->device.device_type == kDLCPUPinned;\n}\n")
 ENV_ASSIGNMENT = "AOT_INDUCTOR_COMPILE_WRAPPER_WITH_O0=1\n"
 

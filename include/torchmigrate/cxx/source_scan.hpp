@@ -82,6 +82,8 @@ class SourceScan {
   [[nodiscard]] bool has_compile_database() const { return compile_command_ != nullptr; }
   // What the identifier token `index` refers to.
   [[nodiscard]] NameReference reference(size_t index) const;
+  // Every file the compile database's parse opened; empty without a database or a parse.
+  [[nodiscard]] std::vector<std::string> included_files() const;
   // Whether token `index` is an argument of a function-like macro invocation.
   [[nodiscard]] bool in_macro_arguments(size_t index) const;
 

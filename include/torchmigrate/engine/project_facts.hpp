@@ -3,6 +3,7 @@
 // with dynamo=True? does its CMake find Torch?), gathered from one project's own files.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -10,9 +11,17 @@
 
 namespace torchmigrate::engine {
 
+// A DLPack the project builds against itself rather than torch's `ATen/dlpack.h` (TM151).
+struct ProjectDlpack {
+  bool ships_own = false;           // a dlpack.h outside torch, a dlpack submodule or CMake dlpack target
+  bool declares_old_names = false;  // its dlpack.h still has kDLGPU/kDLCPUPinned/DLContext (before 0.5)
+  std::string evidence;             // where it was seen, relative to the project root
+};
+
 struct ProjectFacts {
   bool calls_onnx_dynamo_export = false;  // a Python file calls torch.onnx.export(..., dynamo=True)
   bool cmake_finds_torch = false;         // a CMake file calls find_package(Torch)
+  ProjectDlpack dlpack;
 };
 
 // Whether this Python source calls `torch.onnx.export(..., dynamo=True)` (names resolved

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Family `cxx-renamed-identifier`: identifiers that DLPack 1.0 renamed, found as real
-// identifier tokens (never in comments, strings, longer names or `#if 0` blocks) and renamed.
-#include <cctype>
+// Family `cxx-renamed-identifier`: names (and a struct field) a library renamed, found as real
+// identifier tokens (never in comments, strings, longer names or `#if 0` blocks), reported only
+// when the file compiles against torch's copy of the library, and renamed all at once per file.
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "torchmigrate/checks/cxx_checks.hpp"
 #include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/cxx/dlpack_origin.hpp"
+#include "torchmigrate/cxx/member_access.hpp"
 
 namespace torchmigrate::checks {
 namespace {
@@ -17,6 +20,21 @@ using cxx::TokenKind;
 struct Rename {
   std::string old_name;
   std::string new_name;
+  std::string since;  // the library version that dropped the old name
+};
+
+// A renamed field of one struct (`DLTensor::ctx` → `device`).
+struct FieldRename {
+  Rename rename;
+  std::string struct_name;          // "DLTensor"
+  std::string holder;               // a member that always holds one ("dl_tensor")
+  std::vector<std::string> fields;  // the fields of the field's own type ("device_type")
+};
+
+// One use to report: the token and what it is renamed to.
+struct Use {
+  size_t token = 0;
+  const Rename* rename = nullptr;
 };
 
 class CxxRenamedIdentifierCheck final : public engine::FileCheck {
@@ -24,15 +42,71 @@ class CxxRenamedIdentifierCheck final : public engine::FileCheck {
   explicit CxxRenamedIdentifierCheck(const engine::RuleSpec& rule) : FileCheck(rule) {
     Params params(rule);
     for (const Params& entry : params.objects("renames")) {
-      renames_.push_back({entry.string("old"), entry.string("new")});
+      renames_.push_back({entry.string("old"), entry.string("new"), entry.string("since")});
       entry.finish();
     }
-    declaring_header_ = params.string("declaring_header");
+    for (const Params& entry : params.objects("field_renames")) {
+      fields_.push_back({{entry.string("old"), entry.string("new"), entry.string("since")},
+                         entry.string("struct"),
+                         entry.string("holder"),
+                         entry.strings("type_fields")});
+      entry.finish();
+    }
     params.finish();
   }
 
   void check(engine::FileCheckContext& context) override {
     const cxx::SourceScan& scan = source_scan(context);
+    std::vector<Use> uses;
+    std::string blocker;  // why the file cannot be renamed whole; empty when it can
+    collect_names(scan, context.file(), uses, blocker);
+    collect_fields(scan, context.file(), uses, blocker);
+    if (uses.empty()) return;
+    std::sort(uses.begin(), uses.end(), [](const Use& a, const Use& b) { return a.token < b.token; });
+
+    // Only torch's DLPack changes with torch: a DLPack of the project's own is left alone.
+    const engine::ProjectDlpack& project = context.settings().project_facts().dlpack;
+    cxx::DlpackDecision origin = cxx::dlpack_origin(scan, project.ships_own, project.evidence);
+    if (origin.origin == cxx::DlpackOrigin::Own) return;
+
+    // All or nothing: a file renamed in part mixes old and new names and fields.
+    Fix fix;
+    fix.title = "Rename the old DLPack names in this file";
+    fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
+    fix.compat = rule().fix_compat;
+    for (const Use& use : uses) {
+      fix.edits.push_back(Edit::replace(scan.tokens()[use.token].range, use.rename->new_name));
+    }
+    for (const Use& use : uses) {
+      const cxx::Token& token = scan.tokens()[use.token];
+      Diagnostic& diagnostic = context.report(rule(), token.range,
+                                              {{"old", use.rename->old_name},
+                                               {"new", use.rename->new_name},
+                                               {"since", use.rename->since},
+                                               {"reason", origin.reason}});
+      if (!blocker.empty()) {
+        diagnostic.message += "; no fix: " + blocker + ", and renaming only the rest would leave the file half-renamed";
+      } else {
+        diagnostic.fixes.push_back(fix);
+      }
+    }
+  }
+
+ private:
+  static std::string line_of(const SourceFile& file, const cxx::Token& token) {
+    return std::to_string(file.location(token.range.start).line);
+  }
+
+  static std::string macro_argument(const std::string& name, const SourceFile& file, const cxx::Token& token) {
+    return "`" + name + "` on line " + line_of(file, token) + " is a macro argument, which the macro may paste or stringize";
+  }
+
+  // Unresolved (the compile error) is the library's name; a name that resolves is declared by
+  // the file or by a header it compiles against, so that build still has it.
+  static bool resolves(const cxx::SourceScan& scan, size_t index) { return scan.reference(index).resolved; }
+
+  void collect_names(const cxx::SourceScan& scan, const SourceFile& file, std::vector<Use>& uses,
+                     std::string& blocker) const {
     const std::vector<cxx::Token>& tokens = scan.tokens();
     for (size_t i = 0; i < tokens.size(); ++i) {
       const cxx::Token& token = tokens[i];
@@ -42,25 +116,41 @@ class CxxRenamedIdentifierCheck final : public engine::FileCheck {
       // Only code and macro bodies: not a macro's own name, not #ifdef/#undef/#include lines.
       bool in_macro_body = token.directive == Directive::Define && token.directive_position >= 3;
       if (token.directive != Directive::None && !in_macro_body) continue;
-      // The project's own macro of that name (a compatibility shim) is not DLPack's.
+      // The project's own macro of that name (a compatibility shim) is not the library's.
       if (scan.defines_macro(rename->old_name)) continue;
-      if (!refers_to_dlpack(scan, i)) continue;
-
-      Diagnostic& diagnostic =
-          context.report(rule(), token.range, {{"old", rename->old_name}, {"new", rename->new_name}});
-      if (!in_macro_body && scan.in_macro_arguments(i)) {
-        diagnostic.message += " (a macro argument: the macro may paste or stringize it, so no fix is offered)";
-        continue;
+      if (resolves(scan, i)) continue;
+      uses.push_back({i, rename});
+      if (blocker.empty() && !in_macro_body && scan.in_macro_arguments(i)) {
+        blocker = macro_argument(rename->old_name, file, token);
       }
-      Fix fix;
-      fix.title = "Rename to `" + rename->new_name + "`";
-      fix.edits.push_back(Edit::replace(token.range, rename->new_name));
-      fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
-      diagnostic.fixes.push_back(std::move(fix));
     }
   }
 
- private:
+  void collect_fields(const cxx::SourceScan& scan, const SourceFile& file, std::vector<Use>& uses,
+                      std::string& blocker) const {
+    for (const FieldRename& field : fields_) {
+      for (const cxx::MemberAccess& access :
+           cxx::member_accesses(scan, field.rename.old_name, field.struct_name, field.holder)) {
+        if (resolves(scan, access.member)) continue;
+        const cxx::Token& member = scan.tokens()[access.member];
+        if (access.of_struct) {
+          uses.push_back({access.member, &field.rename});
+          if (blocker.empty() && member.directive == Directive::None && scan.in_macro_arguments(access.member)) {
+            blocker = macro_argument(field.rename.old_name, file, member);
+          }
+        } else if (blocker.empty() && cxx::followed_by_field(scan, access.member, field.fields)) {
+          // `x->ctx.device_type` with `x` of unknown type: maybe the renamed field.
+          const cxx::Token& base = scan.tokens()[access.base];
+          std::string what = "its base";
+          if (base.kind == TokenKind::Identifier) what = std::string("`").append(base.spelling).append("`");
+          blocker = "`" + field.rename.old_name + "` on line " + line_of(file, member) +
+                    " may be the " + field.struct_name + " field renamed `" + field.rename.new_name +
+                    "`, but the type of " + what + " is not known from this file";
+        }
+      }
+    }
+  }
+
   const Rename* find(std::string_view name) const {
     for (const Rename& rename : renames_) {
       if (rename.old_name == name) return &rename;
@@ -68,19 +158,8 @@ class CxxRenamedIdentifierCheck final : public engine::FileCheck {
     return nullptr;
   }
 
-  // Unresolved (the 2.8 compile error) or declared by a DLPack header: DLPack's name. Declared
-  // by the file itself or by another header: a look-alike.
-  bool refers_to_dlpack(const cxx::SourceScan& scan, size_t index) const {
-    cxx::NameReference reference = scan.reference(index);
-    if (!reference.resolved) return true;
-    if (reference.in_main_file) return false;
-    std::string file = reference.declaring_file;
-    for (char& c : file) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return file.find(declaring_header_) != std::string::npos;
-  }
-
   std::vector<Rename> renames_;
-  std::string declaring_header_;
+  std::vector<FieldRename> fields_;
 };
 
 }  // namespace

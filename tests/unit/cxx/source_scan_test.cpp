@@ -5,42 +5,23 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <random>
 
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/cxx/compile_database.hpp"
 #include "torchmigrate/cxx/source_scan.hpp"
 #include "torchmigrate/engine/linter.hpp"
 
+#include "../temp_dir.hpp"
+
 namespace fs = std::filesystem;
 using namespace torchmigrate;
+using testing::TempDir;
+using testing::write;
 using cxx::Directive;
 using cxx::SourceScan;
 using cxx::TokenKind;
 
 namespace {
-
-// A fresh directory under the system temp dir, removed at scope exit.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::random_device random;
-    path = fs::temp_directory_path() / ("torchmigrate-cxx-" + std::to_string(random()));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
-
-void write(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << text;
-}
 
 cxx::ScanOptions no_database() {
   cxx::ScanOptions options;
