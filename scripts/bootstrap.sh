@@ -18,6 +18,7 @@ packages=(
   libtree-sitter-dev libclang-14-dev libdtl-dev libgit2-dev libssl-dev
   neovim patch pre-commit
   libpython3.11-testsuite python3-pip  # the corpus of tests/e2e/test_syntax_agreement.py
+  python3-nbformat  # the nbformat 4 schema that tests/e2e/test_notebooks.py validates fixed notebooks with
 )
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 

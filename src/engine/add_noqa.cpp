@@ -49,7 +49,9 @@ NoqaResult add_noqa(const SourceFile& file, const std::vector<Diagnostic>& diagn
   }
   if (codes_by_line.empty()) return result;
   // cmd.exe has no `#` comment: text appended to `set X=...` would become part of the value.
-  if (file.language() == Language::BuildFile && buildfiles::kind_for(file.path()) == buildfiles::FileKind::Batch) {
+  // A notebook's lines are JSON: a comment belongs inside a cell's string, not after it.
+  if (file.language() == Language::Notebook ||
+      (file.language() == Language::BuildFile && buildfiles::kind_for(file.path()) == buildfiles::FileKind::Batch)) {
     for (const auto& [line, codes] : codes_by_line) result.skipped_lines.push_back(line + 1);
     return result;
   }

@@ -16,6 +16,7 @@ namespace fs = std::filesystem;
 Language language_for(const fs::path& path) {
   std::string extension = path.extension().string();
   if (extension == ".py" || extension == ".pyi") return Language::Python;
+  if (extension == ".ipynb") return Language::Notebook;
   for (std::string_view cxx : {".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".cu", ".cuh"}) {
     if (extension == cxx) return Language::Cxx;
   }

@@ -98,6 +98,7 @@ std::vector<Diagnostic> Linter::lint(const SourceFile& file) const {
     }
     case Language::Cxx: return lint_other(file, RuleLanguage::Cxx);
     case Language::BuildFile: return lint_other(file, RuleLanguage::Build);
+    case Language::Notebook: return lint_notebook(file);
     case Language::Unknown: return {};
   }
   return {};

@@ -5,6 +5,7 @@
 
 #include "torchmigrate/engine/confined_write.hpp"
 #include "torchmigrate/engine/file_io.hpp"
+#include "torchmigrate/engine/notebook_check.hpp"
 #include "torchmigrate/engine/result_cache.hpp"
 #include "torchmigrate/engine/parallel.hpp"
 
@@ -55,7 +56,7 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
     return outcome;
   }
 
-  FixOutcome fixed = fix_file(linter, *source);
+  FixOutcome fixed = file.language == Language::Notebook ? fix_notebook(linter, *source) : fix_file(linter, *source);
   bool changed = fixed.text != source->text();
   if (changed && mode == FixMode::Apply && read.read_only) {
     // Reported, not forced: making the file writable is the owner's decision.

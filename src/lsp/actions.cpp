@@ -138,6 +138,7 @@ std::optional<Suppression> suppression_edit(const Document& document, const Diag
       append = "  # noqa: " + code;
       break;
     }
+    case Language::Notebook:  // a comment would have to go into a JSON string: not offered
     case Language::Unknown: return std::nullopt;
   }
   if (existing.blanket || existing.has_code) return std::nullopt;

@@ -11,6 +11,7 @@
 
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/engine/notebook_check.hpp"
 #include "torchmigrate/lsp/actions.hpp"
 #include "torchmigrate/lsp/positions.hpp"
 #include "torchmigrate/lsp/uri.hpp"
@@ -369,8 +370,10 @@ json Server::code_action(const json& params) {
     if (diagnostic.range.start > requested.end || requested.start > diagnostic.range.end) continue;
     json lsp_diagnostic = diagnostic_json(document, diagnostic);
     const Fix* chosen = engine::chosen_fix(diagnostic, settings);
+    // A notebook's edits are Python text; only fix-all writes them into its JSON strings.
+    const bool notebook = document.file().language() == Language::Notebook;
     for (const Fix& fix : diagnostic.fixes) {
-      if (fix.edits.empty() || settings.effective(fix) == Applicability::DisplayOnly) continue;
+      if (notebook || fix.edits.empty() || settings.effective(fix) == Applicability::DisplayOnly) continue;
       bool preferred = &fix == chosen && settings.effective(fix) == Applicability::Safe;
       actions.push_back({{"title", fix.title + " (" + diagnostic.code + ")"},
                          {"kind", "quickfix"},
@@ -391,7 +394,9 @@ json Server::code_action(const json& params) {
         const Fix* fix = engine::chosen_fix(diagnostic, settings);
         return fix != nullptr && !fix->edits.empty() && engine::will_apply(*fix, settings);
       })) {
-    engine::FixOutcome fixed = engine::fix_file(*analysis.settings->linter, document.file());
+    engine::FixOutcome fixed = document.file().language() == Language::Notebook
+                                   ? engine::fix_notebook(*analysis.settings->linter, document.file())
+                                   : engine::fix_file(*analysis.settings->linter, document.file());
     if (!fixed.rollback && fixed.text != document.file().text()) {
       actions.push_back({{"title", settings.unsafe_fixes ? "Fix all torchmigrate findings (including unsafe fixes)"
                                                         : "Fix all safely fixable torchmigrate findings"},

@@ -4,22 +4,26 @@
 #include <nlohmann/json.hpp>
 
 #include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/output/notebook_positions.hpp"
 #include "torchmigrate/output/report.hpp"
 
 namespace torchmigrate::output {
 namespace {
 
-nlohmann::json location(const SourceFile& file, uint32_t offset) {
+// In a notebook: the line and column within the cell that the finding's `cell` names.
+nlohmann::json location(const SourceFile& file, const NotebookPositions& cells, uint32_t offset) {
   LineColumn at = file.location(offset);
+  if (auto cell = cells.at(offset)) at = {cell->line, cell->column};
   return {{"row", at.line}, {"column", at.column}};
 }
 
-nlohmann::json fix_json(const SourceFile& file, const Fix& fix, const engine::Settings& settings) {
+nlohmann::json fix_json(const SourceFile& file, const NotebookPositions& cells, const Fix& fix,
+                        const engine::Settings& settings) {
   nlohmann::json edits = nlohmann::json::array();
   for (const Edit& edit : fix.edits) {
     edits.push_back({{"content", edit.replacement},
-                     {"location", location(file, edit.range.start)},
-                     {"end_location", location(file, edit.range.end)}});
+                     {"location", location(file, cells, edit.range.start)},
+                     {"end_location", location(file, cells, edit.range.end)}});
   }
   nlohmann::json out{{"message", fix.title},
                      {"applicability", to_string(settings.effective(fix))},
@@ -32,6 +36,7 @@ nlohmann::json fix_json(const SourceFile& file, const Fix& fix, const engine::Se
 
 nlohmann::json finding_json(const Report& report, const FileFindings& findings, const Diagnostic& diagnostic) {
   const SourceFile& file = *findings.file;
+  const NotebookPositions& cells = positions_of(findings.file);
   const engine::Settings& settings = report.settings_for(findings);
   const engine::RuleSpec* rule = report.catalog->find(diagnostic.code);
   nlohmann::json entry{{"code", diagnostic.code},
@@ -39,13 +44,15 @@ nlohmann::json finding_json(const Report& report, const FileFindings& findings, 
                        {"message", diagnostic.message},
                        {"severity", to_string(diagnostic.severity)},
                        {"filename", file.path()},
-                       {"location", location(file, diagnostic.range.start)},
-                       {"end_location", location(file, diagnostic.range.end)},
-                       {"noqa_row", file.location(diagnostic.range.start).line}};
+                       {"location", location(file, cells, diagnostic.range.start)},
+                       {"end_location", location(file, cells, diagnostic.range.end)},
+                       {"noqa_row", location(file, cells, diagnostic.range.start)["row"]}};
+  // Ruff's field: the 1-based cell a notebook finding is in.
+  if (auto cell = cells.at(diagnostic.range.start)) entry["cell"] = cell->cell;
   const Fix* chosen = engine::chosen_fix(diagnostic, settings);
-  entry["fix"] = chosen != nullptr ? fix_json(file, *chosen, settings) : nlohmann::json(nullptr);
+  entry["fix"] = chosen != nullptr ? fix_json(file, cells, *chosen, settings) : nlohmann::json(nullptr);
   nlohmann::json alternatives = nlohmann::json::array();
-  for (const Fix& fix : diagnostic.fixes) alternatives.push_back(fix_json(file, fix, settings));
+  for (const Fix& fix : diagnostic.fixes) alternatives.push_back(fix_json(file, cells, fix, settings));
   entry["fixes"] = alternatives;
   return entry;
 }

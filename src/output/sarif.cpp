@@ -213,7 +213,8 @@ void write_sarif(const Report& report, std::ostream& out) {
       for (const Fix& fix : diagnostic.fixes) {
         if (&fix != chosen && !fix.edits.empty()) fixes.push_back(fix_json(report, file, fix, settings));
       }
-      if (!fixes.empty()) result["fixes"] = fixes;
+      // A notebook fix is Python text for a cell, not bytes for the JSON file SARIF addresses.
+      if (!fixes.empty() && file.language() != Language::Notebook) result["fixes"] = fixes;
       results.push_back(std::move(result));
     }
   }

@@ -25,8 +25,14 @@ std::string styled(const Report& report, Style style, std::string_view text) {
 std::string finding_head(const Report& report, const FileFindings& findings, const Diagnostic& diagnostic,
                          LineColumn at) {
   std::string colon = styled(report, Style::Separator, ":");
-  std::string head = styled(report, Style::Path, escape_control(findings.file->path())) + colon + std::to_string(at.line) + colon +
-                     std::to_string(at.column) + colon + ' ' + styled(report, Style::Code, diagnostic.code) + ' ';
+  return finding_head(report, findings, diagnostic, std::to_string(at.line) + colon + std::to_string(at.column));
+}
+
+std::string finding_head(const Report& report, const FileFindings& findings, const Diagnostic& diagnostic,
+                         const std::string& position) {
+  std::string colon = styled(report, Style::Separator, ":");
+  std::string head = styled(report, Style::Path, escape_control(findings.file->path())) + colon + position + colon +
+                     ' ' + styled(report, Style::Code, diagnostic.code) + ' ';
   if (fixable(diagnostic, report.settings_for(findings))) head += styled(report, Style::FixMarker, "[*]") + ' ';
   return head;
 }

@@ -11,7 +11,8 @@
 
 namespace torchmigrate {
 
-enum class Language { Python, Cxx, BuildFile, Unknown };
+// Notebook: a Jupyter notebook's JSON bytes; its code cells are linted as one Python module.
+enum class Language { Python, Cxx, BuildFile, Notebook, Unknown };
 
 struct LineColumn {
   uint32_t line = 1;    // 1-based

@@ -35,6 +35,9 @@ class Linter {
 
  private:
   [[nodiscard]] std::vector<Diagnostic> lint_python(const SourceFile& file, const python::SyntaxTree* parsed) const;
+  // The notebook's code cells as one Python module, findings mapped back into the JSON bytes
+  // (src/engine/notebook_lint.cpp).
+  [[nodiscard]] std::vector<Diagnostic> lint_notebook(const SourceFile& file) const;
   [[nodiscard]] std::vector<Diagnostic> lint_other(const SourceFile& file, RuleLanguage language) const;
   void finish_suppressions(const SourceFile& file, Suppressions& suppressions, std::vector<Diagnostic>& diagnostics) const;
 

@@ -24,5 +24,8 @@ std::string styled(const Report& report, Style style, std::string_view text);
 // `path:line:col: CODE [*] ` of the concise and full formats, styled.
 std::string finding_head(const Report& report, const FileFindings& findings, const Diagnostic& diagnostic,
                          LineColumn at);
+// The same with the position written by the caller (`cell 3:2:5` inside a notebook).
+std::string finding_head(const Report& report, const FileFindings& findings, const Diagnostic& diagnostic,
+                         const std::string& position);
 
 }  // namespace torchmigrate::output
