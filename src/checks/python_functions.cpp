@@ -25,8 +25,14 @@ bool is_parameter_of(const python::SemanticModel& model, Node identifier, Node f
 
 Node parameter_at(Node function, uint32_t index) {
   Node parameters = function ? function.field("parameters") : Node();
-  if (!parameters || index >= parameters.named_child_count()) return {};
-  return parameters.named_child(index);
+  if (!parameters) return {};
+  // Comments are named children too: `def forward(  # type: ignore[override]` then `ctx, x`.
+  for (uint32_t i = 0; i < parameters.named_child_count(); ++i) {
+    Node parameter = parameters.named_child(i);
+    if (parameter.kind() == "comment") continue;
+    if (index-- == 0) return parameter;
+  }
+  return {};
 }
 
 bool is_builtin(const python::SemanticModel& model, Node expression, std::string_view name) {

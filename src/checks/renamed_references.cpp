@@ -44,7 +44,7 @@ void RenamedReferencesCheck::visit(Node node, PythonCheckContext& context) {
     Node name = getattr_name(context.model(), node);
     if (!name) return;
     qualified = context.model().resolve(CallArguments(node).positional()[0]);
-    if (qualified) *qualified += "." + *plain_string(name);
+    if (qualified) qualified->append(".").append(*plain_string(name));
   } else {
     qualified = context.model().resolve(node);
   }

@@ -137,6 +137,7 @@ std::string_view language_name(Language language) {
     case Language::Python: return "Python";
     case Language::Cxx: return "C/C++/CUDA";
     case Language::BuildFile: return "build-file";
+    case Language::Notebook: return "notebook";
     case Language::Unknown: break;
   }
   return "unknown";

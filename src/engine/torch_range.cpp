@@ -119,7 +119,23 @@ class PinCollector {
   std::vector<TorchPin> pins_;
 };
 
-void read_requirements(std::string_view text, PinCollector& pins) {
+// `-r other.txt` / `--requirement=other.txt` / `-c constraints.txt` lines: pip reads those files
+// as part of this one, so their pins count (`requirements.txt` that only says
+// `-r requirements/base.txt` is common).
+std::optional<std::string> included_file(std::string_view line) {
+  for (std::string_view option : {"--requirement", "--constraint", "-r", "-c"}) {
+    if (!line.starts_with(option)) continue;
+    std::string_view rest = line.substr(option.size());
+    if (!rest.empty() && rest.front() == '=') rest.remove_prefix(1);
+    else if (!rest.empty() && !std::isspace(static_cast<unsigned char>(rest.front())) && option.size() > 2) continue;
+    rest = trim(rest);
+    if (rest.empty()) return std::nullopt;
+    return std::string(rest.substr(0, rest.find_first_of(" \t")));
+  }
+  return std::nullopt;
+}
+
+void read_requirements(std::string_view text, PinCollector& pins, std::vector<std::string>& includes) {
   size_t number = 0;
   size_t start_line = 0;
   std::string logical;  // a requirement continued over lines with `\`
@@ -146,6 +162,8 @@ void read_requirements(std::string_view text, PinCollector& pins) {
     if (!requirement.empty() && requirement.front() != '-') {
       size_t option = requirement.find(" -");
       pins.add(requirement.substr(0, option), start_line);
+    } else if (auto included = included_file(requirement)) {
+      includes.push_back(*included);
     }
     logical.clear();
   }
@@ -320,15 +338,42 @@ std::vector<fs::path> find_project_roots(const std::vector<fs::path>& paths) {
   return roots;
 }
 
+namespace {
+
+// A requirements file and the files it includes with `-r`/`-c`, each read once.
+std::vector<TorchPin> read_requirements_file(const fs::path& file, std::vector<std::string>& notes,
+                                             std::set<fs::path>& seen) {
+  std::error_code error;
+  fs::path canonical = fs::weakly_canonical(file, error);
+  if (!seen.insert(error ? file : canonical).second) return {};
+  std::optional<std::string> text = read_text(file, notes);
+  if (!text) return {};
+  PinCollector collector(file, notes);
+  std::vector<std::string> includes;
+  read_requirements(*text, collector, includes);
+  std::vector<TorchPin> pins = collector.take();
+  for (const std::string& included : includes) {
+    std::vector<TorchPin> more = read_requirements_file(file.parent_path() / included, notes, seen);
+    pins.insert(pins.end(), more.begin(), more.end());
+  }
+  return pins;
+}
+
+}  // namespace
+
 std::vector<TorchPin> read_torch_pins(const fs::path& file, std::vector<std::string>& notes) {
   std::optional<PinFileKind> kind = pin_file_kind(file.filename().string());
   if (!kind) return {};
+  if (*kind == PinFileKind::Requirements || *kind == PinFileKind::Constraints) {
+    std::set<fs::path> seen;
+    return read_requirements_file(file, notes, seen);
+  }
   std::optional<std::string> text = read_text(file, notes);
   if (!text) return {};
   PinCollector pins(file, notes);
   switch (*kind) {
     case PinFileKind::Requirements:
-    case PinFileKind::Constraints: read_requirements(*text, pins); break;
+    case PinFileKind::Constraints: break;  // read above
     case PinFileKind::Pyproject: read_pyproject(file, *text, pins, notes); break;
     case PinFileKind::SetupCfg: read_setup_cfg(*text, pins); break;
     case PinFileKind::SetupPy: read_setup_py(*text, pins); break;

@@ -74,7 +74,7 @@ TEST_CASE("fix requirements come from the catalog: keep-old `dynamo=False` needs
   const RuleSpec* tm302 = Catalog::builtin().find("TM302");
   REQUIRE(tm302 != nullptr);
   REQUIRE(tm302->fix_compat.torch.has_value());
-  Fix keep_old{"Add `dynamo=False`", {}, Applicability::Safe, tm302->fix_compat, FixPolicy::KeepOld};
+  Fix keep_old{"Add `dynamo=False`", {}, Applicability::Safe, tm302->fix_compat, FixPolicy::KeepOld, {}};
   Settings settings;
   settings.min_torch = TorchVersion::parse("2.4");
   CHECK(settings.effective(keep_old) == Applicability::Unsafe);

@@ -74,6 +74,18 @@ TEST_CASE("requirements continued with a backslash keep the first line's number"
   CHECK(ends_with(range.source, "requirements-dev.txt:2"));
 }
 
+TEST_CASE("requirements files included with -r or -c count, each read once") {
+  TempProject project;
+  project.write("requirements.txt", "-r requirements/base.txt\n--requirement=requirements/extra.txt\n-r requirements.txt\n");
+  project.write("requirements/base.txt", "numpy\n-c ../constraints/torch.txt\n");
+  project.write("requirements/extra.txt", "torch>=2.6\n");
+  project.write("constraints/torch.txt", "torch >=2.1.0, <2.9\n");
+  TorchRange range = detect_torch_range(project.source());
+  CHECK(range.min_torch == TorchVersion{2, 1});
+  CHECK(ends_with(range.source, "torch.txt:1"));
+  CHECK(range.notes.empty());
+}
+
 TEST_CASE("constraints.txt is read like a requirements file") {
   TempProject project;
   project.write("constraints.txt", "torch~=2.8.0\n");
