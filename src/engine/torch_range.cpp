@@ -353,7 +353,7 @@ std::vector<TorchPin> read_requirements_file(const fs::path& file, std::vector<s
   read_requirements(*text, collector, includes);
   std::vector<TorchPin> pins = collector.take();
   for (const std::string& included : includes) {
-    std::vector<TorchPin> more = read_requirements_file(file.parent_path() / included, notes, seen);
+    std::vector<TorchPin> more = read_requirements_file((file.parent_path() / included).lexically_normal(), notes, seen);
     pins.insert(pins.end(), more.begin(), more.end());
   }
   return pins;
