@@ -102,6 +102,7 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
     return filter != nullptr && filter->excluded && filter->excluded(path, directory);
   };
   std::vector<Found> found;
+  std::vector<std::string> unknown;  // named files of no kind any front reads
   for (const std::string& argument : paths) {
     fs::path root = fs::path(argument).lexically_normal();
     std::error_code error;
@@ -118,8 +119,13 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
     bool directory = fs::is_directory(status);
     if (filter != nullptr && filter->force_exclude && excluded(root, directory)) continue;
     if (!directory) {
-      // Named explicitly: checked even through a link.
-      found.push_back({{root, front(root)}, real_root});
+      // Named explicitly: checked even through a link, unless no front reads it.
+      Language language = front(root);
+      if (language == Language::Unknown) {
+        unknown.push_back(argument);
+      } else {
+        found.push_back({{root, language}, real_root});
+      }
       continue;
     }
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error);
@@ -158,6 +164,16 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
   std::set<fs::path> seen;
   for (Found& entry : found) {
     if (seen.insert(entry.real).second) result.files.push_back(std::move(entry.file));
+  }
+  if (!unknown.empty()) {
+    // One note, however many files a hook or a shell glob passed.
+    std::string listed;
+    for (size_t i = 0; i < unknown.size() && i < 3; ++i) listed += (i == 0 ? "" : ", ") + unknown[i];
+    if (unknown.size() > 3) listed += ", ...";
+    result.notes.push_back(std::to_string(unknown.size()) + (unknown.size() == 1 ? " file" : " files") +
+                           " named on the command line " + (unknown.size() == 1 ? "is" : "are") +
+                           " not Python, C/C++/CUDA, a notebook or a build file (" + listed +
+                           "); skipped (the [extension] configuration table adds file endings)");
   }
   return result;
 }
