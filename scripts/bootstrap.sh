@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # One-step set-up on Debian 12: installs what is missing (Debian packages, the npm-pinned
 # grammar), builds out of tree, then either runs the demo or the whole test suite.
-#   scripts/bootstrap.sh demo   # build and check examples/legacy-project
-#   scripts/bootstrap.sh test   # build and run every test through ctest
+#   scripts/bootstrap.sh demo   # build the binary only and check examples/legacy-project
+#   scripts/bootstrap.sh test   # also the test tools, tests and benchmarks; run every test
+# `demo` installs only what building and running torchmigrate needs.
 # Re-running it is fast and changes nothing that is already in place.
 set -euo pipefail
 
@@ -12,14 +13,26 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TORCHMIGRATE_BUILD_DIR:-$root/build}"
 cd "$root"
 
+case "$mode" in
+  demo | test) ;;
+  *)
+    echo "usage: scripts/bootstrap.sh demo|test" >&2
+    exit 2
+    ;;
+esac
+
 packages=(
-  g++ cmake ninja-build pkg-config git python3
-  catch2 libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev
+  g++ cmake ninja-build pkg-config git
+  libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev
   libtree-sitter-dev libclang-14-dev libdtl-dev libgit2-dev libssl-dev
-  neovim patch pre-commit
-  libpython3.11-testsuite python3-pip  # the corpus of tests/e2e/test_syntax_agreement.py
-  python3-nbformat  # the nbformat 4 schema that tests/e2e/test_notebooks.py validates fixed notebooks with
 )
+if [ "$mode" = test ]; then
+  packages+=(
+    python3 catch2 neovim patch pre-commit
+    libpython3.11-testsuite python3-pip  # the corpus of tests/e2e/test_syntax_agreement.py
+    python3-nbformat  # the nbformat 4 schema that tests/e2e/test_notebooks.py validates fixed notebooks with
+  )
+fi
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 missing=()
@@ -36,15 +49,22 @@ fi
 
 # npm packages pinned by package-lock.json; install scripts are not needed (we compile the
 # grammar's C sources ourselves).
-lock_hash="$(sha256sum package-lock.json | cut -d' ' -f1)"
-if [ "$(cat node_modules/.torchmigrate-lock 2>/dev/null)" != "$lock_hash" ]; then
-  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+# `demo` needs only the grammar; `test` also the validators and benchmark peers (devDependencies).
+npm_omit=""
+[ "$mode" = test ] || npm_omit="--omit=dev"
+lock_hash="$(sha256sum package-lock.json | cut -d' ' -f1) $mode"
+installed="$(cat node_modules/.torchmigrate-lock 2>/dev/null || true)"
+# A full (test) install also serves the demo.
+if [ "$installed" != "$lock_hash" ] && [ "$installed" != "${lock_hash% *} test" ]; then
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error $npm_omit
   echo "$lock_hash" > node_modules/.torchmigrate-lock
 fi
 
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
-fi
+# Tests and benchmarks are built only for `test`; re-configuring is cheap and keeps one build dir.
+with_tests=OFF
+[ "$mode" = test ] && with_tests=ON
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTORCHMIGRATE_BUILD_TESTS="$with_tests" \
+  -DTORCHMIGRATE_BUILD_BENCHMARKS="$with_tests" >/dev/null
 cmake --build "$build" --parallel "$(nproc)"
 
 case "$mode" in
@@ -55,9 +75,5 @@ case "$mode" in
     ;;
   test)
     ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)"
-    ;;
-  *)
-    echo "usage: scripts/bootstrap.sh demo|test" >&2
-    exit 2
     ;;
 esac
