@@ -9,7 +9,8 @@
 int main(int argc, char** argv) {
   using namespace torchmigrate::cli;
   CLI::App app{"torchmigrate: find, explain and fix what breaks when upgrading PyTorch 2.7 to 2.8"};
-  app.set_version_flag("--version", std::string("torchmigrate ") + torchmigrate::kVersion);
+  std::string revision = *torchmigrate::kRevision != '\0' ? std::string(" (") + torchmigrate::kRevision + ")" : "";
+  app.set_version_flag("--version", std::string("torchmigrate ") + torchmigrate::kVersion + revision);
   app.require_subcommand(1);
 
   CheckOptions check_options;
