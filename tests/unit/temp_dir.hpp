@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// A fresh directory under the system temp dir, removed at scope exit, and a file writer for it.
+// The one temporary-directory helper of the unit tests: a fresh directory under the system temp
+// dir, removed at scope exit, and a file writer for it.
 #pragma once
 
 #include <filesystem>
@@ -22,12 +23,21 @@ struct TempDir {
   }
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
+
+  // Writes `text` to `relative` below the directory; returns the file's path.
+  std::filesystem::path write(const std::string& relative, const std::string& text) const;
 };
 
 // Writes `text` to `path`, creating its folders.
 inline void write(const std::filesystem::path& path, const std::string& text) {
   std::filesystem::create_directories(path.parent_path());
   std::ofstream(path, std::ios::binary) << text;
+}
+
+inline std::filesystem::path TempDir::write(const std::string& relative, const std::string& text) const {
+  std::filesystem::path file = path / relative;
+  testing::write(file, text);
+  return file;
 }
 
 }  // namespace torchmigrate::testing

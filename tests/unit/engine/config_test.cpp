@@ -4,13 +4,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "temp_dir.hpp"
+#include "../temp_dir.hpp"
 #include "torchmigrate/engine/config.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;
 namespace fs = std::filesystem;
-using engine_tests::TempDir;
+using torchmigrate::testing::TempDir;
 
 namespace {
 

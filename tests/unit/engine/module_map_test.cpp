@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
+#include "../temp_dir.hpp"
+
 #include <fstream>
 #include <unistd.h>
 
@@ -13,21 +15,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A project directory of its own for each test, removed afterwards.
-struct PackageTree {
-  fs::path root;
-  PackageTree() {
-    std::string pattern = (fs::temp_directory_path() / "torchmigrate-modules-XXXXXX").string();
-    root = ::mkdtemp(pattern.data());
-    write("pyproject.toml", "");
-  }
-  ~PackageTree() { fs::remove_all(root); }
-  fs::path write(const std::string& relative, const std::string& text) const {
-    fs::path file = root / relative;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file;
-  }
+// A project directory of its own for each test (a pyproject.toml marks its root).
+struct PackageTree : testing::TempDir {
+  const fs::path& root = path;
+  PackageTree() { write("pyproject.toml", ""); }
 };
 
 ModuleLocation located(const fs::path& file) {

@@ -10,13 +10,13 @@
 #include <iterator>
 #include <sstream>
 
-#include "temp_dir.hpp"
+#include "../temp_dir.hpp"
 #include "torchmigrate/engine/result_cache.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;
 namespace fs = std::filesystem;
-using engine_tests::TempDir;
+using torchmigrate::testing::TempDir;
 
 namespace {
 

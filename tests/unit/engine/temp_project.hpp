@@ -1,45 +1,28 @@
 // SPDX-License-Identifier: MIT
-// A throw-away project tree for engine tests: a fresh directory with a `.git` entry (the edge of
-// the upward searches) and a src/pkg folder.
+// A throw-away project tree for engine tests: a temporary directory with a `.git` entry (the
+// edge of the upward searches) and a src/pkg folder.
 #pragma once
 
-#include <unistd.h>
-
-#include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "../temp_dir.hpp"
+
 namespace torchmigrate::engine {
 
-// A fresh directory under the system temp dir, removed when the test ends.
 class TempProject {
  public:
   TempProject() {
-    static std::atomic<int> counter{0};
-    root_ = std::filesystem::temp_directory_path() /
-            ("torchmigrate-project-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::remove_all(root_);
-    std::filesystem::create_directories(root_ / "src" / "pkg");
-    std::filesystem::create_directories(root_ / ".git");  // bounds the upward search
+    std::filesystem::create_directories(dir_.path / "src" / "pkg");
+    std::filesystem::create_directories(dir_.path / ".git");  // bounds the upward search
   }
-  ~TempProject() {
-    std::error_code ignored;
-    std::filesystem::remove_all(root_, ignored);
-  }
-  TempProject(const TempProject&) = delete;
-  TempProject& operator=(const TempProject&) = delete;
-
-  void write(const std::string& name, const std::string& text) const {
-    std::filesystem::create_directories((root_ / name).parent_path());
-    std::ofstream(root_ / name, std::ios::binary) << text;
-  }
-  [[nodiscard]] const std::filesystem::path& root() const { return root_; }
-  [[nodiscard]] std::vector<std::filesystem::path> source() const { return {root_ / "src" / "pkg"}; }
+  void write(const std::string& name, const std::string& text) const { dir_.write(name, text); }
+  [[nodiscard]] const std::filesystem::path& root() const { return dir_.path; }
+  [[nodiscard]] std::vector<std::filesystem::path> source() const { return {dir_.path / "src" / "pkg"}; }
 
  private:
-  std::filesystem::path root_;
+  testing::TempDir dir_;
 };
 
 }  // namespace torchmigrate::engine
