@@ -51,7 +51,39 @@ engine::CliOverrides overrides_from(const CheckOptions& options, const engine::C
   }
   if (options.respect_gitignore) overrides.respect_gitignore = true;
   if (options.no_respect_gitignore) overrides.respect_gitignore = false;
-  overrides.extend_exclude = options.extend_exclude;
+  std::error_code error;
+  std::filesystem::path here = std::filesystem::current_path(error);
+  auto rooted = [&](const std::vector<std::string>& globs) {
+    std::vector<engine::RootedGlob> out;
+    for (const std::string& glob : globs) out.push_back({here, glob});
+    return out;
+  };
+  if (!options.exclude.empty()) overrides.exclude = rooted(options.exclude);
+  overrides.extend_exclude = rooted(options.extend_exclude);
+  // `--per-file-ignores 'tests/**:TM2,TM3'`: the comma split leaves `TM3` without a glob, so it
+  // belongs to the one before it.
+  for (const std::string& entry : options.per_file_ignores) {
+    size_t colon = entry.rfind(':');
+    if (colon == std::string::npos) {
+      if (overrides.per_file_ignores.empty()) {
+        throw std::invalid_argument("--per-file-ignores takes GLOB:CODES, e.g. 'tests/**:TM2', not `" + entry + "`");
+      }
+      engine::validate_selector(entry, catalog);
+      overrides.per_file_ignores.back().second.push_back(entry);
+      continue;
+    }
+    std::string glob = entry.substr(0, colon), code = entry.substr(colon + 1);
+    if (glob.empty() || code.empty()) {
+      throw std::invalid_argument("--per-file-ignores takes GLOB:CODES, e.g. 'tests/**:TM2', not `" + entry + "`");
+    }
+    engine::validate_selector(code, catalog);
+    overrides.per_file_ignores.push_back({{here, glob}, {code}});
+  }
+  for (const auto* list : {&options.fixable, &options.unfixable}) {
+    for (const std::string& selector : *list) engine::validate_selector(selector, catalog);
+  }
+  if (!options.fixable.empty()) overrides.fixable = options.fixable;
+  overrides.unfixable = options.unfixable;
   for (const std::string& entry : options.policies) {
     size_t equals = entry.find('=');
     std::string code = equals == std::string::npos ? "ALL" : entry.substr(0, equals);
@@ -117,7 +149,15 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("--config", options.config_path,
                      "Use this configuration file for every checked file (instead of the nearest one)");
   command.add_flag("--isolated", options.isolated, "Ignore every configuration file");
+  add_list_option(command, "--exclude", options.exclude,
+                  "Paths or globs to skip instead of the configuration's `exclude` (the built-in skips stay)");
   add_list_option(command, "--extend-exclude", options.extend_exclude, "More paths or globs to skip");
+  add_list_option(command, "--per-file-ignores", options.per_file_ignores,
+                  "GLOB:CODES to ignore in matching files, on top of the configuration's (e.g. 'tests/**:TM2')")
+      ->type_name("GLOB:CODES");
+  add_list_option(command, "--fixable", options.fixable,
+                  "Rules whose fixes may apply (default: all); replaces the configuration's `fixable`");
+  add_list_option(command, "--unfixable", options.unfixable, "Rules whose fixes never apply (reported, not fixed)");
   command.add_flag("--force-exclude", options.force_exclude,
                    "Apply excludes to files named on the command line too (as pre-commit passes them)");
   command.add_flag("--respect-gitignore", options.respect_gitignore, "Skip files ignored by git (the default)");

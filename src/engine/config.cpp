@@ -17,9 +17,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::array<std::string_view, 13> kKeys = {
-    "cache-dir",      "exclude",     "extend-exclude", "extend-select",     "extension", "ignore", "min-torch",
-    "output-format",  "per-file-ignores", "policy",    "respect-gitignore", "select",    "include-extensions"};
+constexpr std::array<std::string_view, 16> kKeys = {
+    "cache-dir",     "exclude",          "extend",    "extend-exclude",    "extend-select", "extension",
+    "fixable",       "ignore",           "min-torch", "output-format",     "per-file-ignores", "policy",
+    "respect-gitignore", "select",       "unfixable", "include-extensions"};
 
 std::string valid_keys() {
   std::string list;
@@ -109,14 +110,17 @@ std::string glob_problem(std::string_view glob) {
   return {};
 }
 
-std::vector<std::string> checked_globs(const TableReader& reader, std::string_view key, const toml::node& node) {
+std::vector<RootedGlob> checked_globs(const TableReader& reader, std::string_view key, const toml::node& node,
+                                      const fs::path& root) {
   std::vector<std::string> globs = reader.strings(key, node);
   const toml::array& items = *node.as_array();
+  std::vector<RootedGlob> rooted;
   for (size_t i = 0; i < globs.size(); ++i) {
     std::string problem = glob_problem(globs[i]);
     if (!problem.empty()) reader.fail(*items.get(i), key, "has the glob `" + globs[i] + "`, which " + problem);
+    rooted.push_back({root, globs[i]});
   }
-  return globs;
+  return rooted;
 }
 
 std::string extension_choices() {
@@ -201,7 +205,8 @@ ConfigFile parse_table(const toml::table& table, const fs::path& path, const std
                        const Catalog& catalog) {
   ConfigFile config;
   config.path = path;
-  config.root = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  std::error_code error;
+  config.root = fs::absolute(path.parent_path().empty() ? fs::path(".") : path.parent_path(), error).lexically_normal();
   TableReader reader(path, prefix);
   for (const auto& [key_node, value] : table) {
     std::string_view key = key_node.str();
@@ -211,6 +216,14 @@ ConfigFile parse_table(const toml::table& table, const fs::path& path, const std
       config.extend_select = checked_selectors(reader, key, value, catalog);
     } else if (key == "ignore") {
       config.ignore = checked_selectors(reader, key, value, catalog);
+    } else if (key == "fixable") {
+      config.fixable = checked_selectors(reader, key, value, catalog);
+    } else if (key == "unfixable") {
+      config.unfixable = checked_selectors(reader, key, value, catalog);
+    } else if (key == "extend") {
+      std::string base = reader.string(key, value);
+      if (base.empty()) reader.fail(value, key, "is empty; name the configuration file to extend, e.g. \"../base.toml\"");
+      config.extend = base;
     } else if (key == "per-file-ignores") {
       for (const auto& [glob, codes] : reader.table(key, value, "{ \"tests/**\" = [\"TM2\"] }")) {
         std::string entry = "per-file-ignores.\"" + std::string(glob.str()) + "\"";
@@ -218,12 +231,12 @@ ConfigFile parse_table(const toml::table& table, const fs::path& path, const std
         if (!problem.empty()) reader.fail(codes, entry, "is not a usable glob: it " + problem);
         std::vector<std::string> selectors = checked_selectors(reader, entry, codes, catalog);
         if (selectors.empty()) reader.fail(codes, entry, "is empty; list the codes to ignore, e.g. [\"TM2\"]");
-        config.per_file_ignores.emplace_back(std::string(glob.str()), std::move(selectors));
+        config.per_file_ignores.emplace_back(RootedGlob{config.root, std::string(glob.str())}, std::move(selectors));
       }
     } else if (key == "exclude") {
-      config.exclude = checked_globs(reader, key, value);
+      config.exclude = checked_globs(reader, key, value, config.root);
     } else if (key == "extend-exclude") {
-      config.extend_exclude = checked_globs(reader, key, value);
+      config.extend_exclude = checked_globs(reader, key, value, config.root);
     } else if (key == "extension" || key == "include-extensions") {
       read_extensions(reader, key, value, config);
     } else if (key == "min-torch") {
@@ -262,11 +275,11 @@ ConfigFile parse_table(const toml::table& table, const fs::path& path, const std
       config.respect_gitignore = value.value<bool>().value();
     } else if (key == "output-format") {
       std::string format = reader.string(key, value);
-      static const std::array<std::string_view, 8> kFormats = {"concise", "full",   "json",   "json-lines",
-                                                               "sarif",   "github", "gitlab", "junit"};
+      static const std::array<std::string_view, 9> kFormats = {"concise", "full",   "json",   "json-lines", "sarif",
+                                                               "github",  "gitlab", "junit", "markdown"};
       if (std::find(kFormats.begin(), kFormats.end(), format) == kFormats.end()) {
         reader.fail(value, key,
-                    "is `" + format + "`; expected one of: concise, full, json, json-lines, sarif, github, gitlab, junit");
+                    "is `" + format + "`; expected one of: concise, full, json, json-lines, sarif, github, gitlab, junit, markdown");
       }
       config.output_format = format;
     } else if (key == "cache-dir") {
@@ -274,6 +287,7 @@ ConfigFile parse_table(const toml::table& table, const fs::path& path, const std
       std::string problem = cache_dir_problem(directory);
       if (!problem.empty()) reader.fail(value, key, problem);
       config.cache_dir = directory;
+      config.cache_dir_root = config.root;
     } else {
       reader.fail_at(key_node.source(), "unknown key `" + reader.prefix() + std::string(key) +
                                             "`; valid keys: " + valid_keys());
@@ -351,25 +365,33 @@ std::optional<fs::path> find_config_file(const fs::path& directory) {
   }
 }
 
+namespace {
+
+// `file` relative to `root`, `/`-separated; outside it, just the file name, so a pattern
+// without `/` still matches there.
+std::string relative_to(const fs::path& file, const fs::path& root) {
+  std::error_code error;
+  fs::path absolute = fs::absolute(file, error).lexically_normal();
+  std::string relative = absolute.lexically_relative(root).generic_string();
+  if (relative.empty() || relative.starts_with("..")) relative = absolute.filename().generic_string();
+  return relative;
+}
+
+}  // namespace
+
 std::vector<std::string> ResolvedConfig::ignored_for(const fs::path& file) const {
   std::vector<std::string> codes;
-  if (per_file_ignores.empty()) return codes;
-  std::error_code error;
-  std::string relative = fs::absolute(file, error).lexically_normal().lexically_relative(root).generic_string();
-  for (const auto& [globs, ignored] : per_file_ignores) {
-    if (globs.matches(relative)) codes.insert(codes.end(), ignored.begin(), ignored.end());
+  for (const PerFileIgnore& entry : per_file_ignores) {
+    if (entry.globs.matches(relative_to(file, entry.root))) codes.insert(codes.end(), entry.codes.begin(), entry.codes.end());
   }
   return codes;
 }
 
 bool ResolvedConfig::excluded(const fs::path& path) const {
-  if (exclude.empty()) return false;
-  std::error_code error;
-  fs::path absolute = fs::absolute(path, error).lexically_normal();
-  std::string relative = absolute.lexically_relative(root).generic_string();
-  // Paths outside the config's directory are matched by their components only.
-  if (relative.starts_with("..")) relative = absolute.filename().generic_string();
-  return exclude.matches(relative);
+  for (const auto& [directory, globs] : exclude) {
+    if (globs.matches(relative_to(path, directory))) return true;
+  }
+  return false;
 }
 
 Language ResolvedConfig::language_for(const fs::path& path) const {
@@ -413,7 +435,7 @@ const ResolvedConfig& ConfigResolver::resolve(const std::optional<fs::path>& con
   if (config_path) {
     std::error_code error;
     if (!fs::is_regular_file(*config_path, error)) throw ConfigError(config_path->string() + ": no such configuration file");
-    file = read_config_file(*config_path, catalog_);
+    file = read_config_chain(*config_path, catalog_);
     if (!file && explicit_config_) {
       throw ConfigError(config_path->string() + ": has no [tool.torchmigrate] section");
     }
@@ -453,20 +475,42 @@ const ResolvedConfig& ConfigResolver::resolve(const std::optional<fs::path>& con
   for (const auto& [code, policy] : overrides_.policy) settings.policies[code] = policy;
   settings.unsafe_fixes = overrides_.unsafe_fixes;
 
-  std::vector<std::string> exclude;
-  if (file && file->exclude) exclude = *file->exclude;
+  // Globs are grouped by the directory they are relative to.
+  std::vector<RootedGlob> exclude;
+  if (overrides_.exclude) {
+    exclude = *overrides_.exclude;
+  } else if (file && file->exclude) {
+    exclude = *file->exclude;
+  }
   if (file) exclude.insert(exclude.end(), file->extend_exclude.begin(), file->extend_exclude.end());
   exclude.insert(exclude.end(), overrides_.extend_exclude.begin(), overrides_.extend_exclude.end());
-  resolved->exclude = GlobSet(exclude);
+  std::map<fs::path, std::vector<std::string>> exclude_by_root;
+  for (const RootedGlob& glob : exclude) exclude_by_root[glob.root].push_back(glob.pattern);
+  for (auto& [directory, patterns] : exclude_by_root) resolved->exclude.emplace_back(directory, GlobSet(std::move(patterns)));
+  std::vector<std::pair<RootedGlob, std::vector<std::string>>> per_file_ignores;
+  if (file) per_file_ignores = file->per_file_ignores;
+  per_file_ignores.insert(per_file_ignores.end(), overrides_.per_file_ignores.begin(), overrides_.per_file_ignores.end());
+  for (const auto& [glob, codes] : per_file_ignores) {
+    resolved->per_file_ignores.push_back({glob.root, GlobSet({glob.pattern}), codes});
+  }
+  if (overrides_.fixable) {
+    settings.fixable = *overrides_.fixable;
+  } else if (file && file->fixable) {
+    settings.fixable = *file->fixable;
+    // `fixable = []`: no rule may fix (an empty list otherwise means all).
+    if (settings.fixable.empty()) settings.unfixable.push_back("ALL");
+  }
+  if (file) settings.unfixable.insert(settings.unfixable.end(), file->unfixable.begin(), file->unfixable.end());
+  settings.unfixable.insert(settings.unfixable.end(), overrides_.unfixable.begin(), overrides_.unfixable.end());
   if (file) {
-    for (const auto& [glob, codes] : file->per_file_ignores) {
-      resolved->per_file_ignores.emplace_back(GlobSet({glob}), codes);
-    }
     resolved->extensions = file->extensions;
     resolved->build_extensions = file->build_extensions;
     resolved->settings.build_extensions = file->build_extensions;
     resolved->output_format = file->output_format;
-    if (file->cache_dir) resolved->cache_dir = (resolved->root / *file->cache_dir).lexically_normal().string();
+    if (file->cache_dir) {
+      resolved->cache_dir = (file->cache_dir_root / *file->cache_dir).lexically_normal().string();
+      resolved->cache_dir_root = file->cache_dir_root;
+    }
   }
   resolved->respect_gitignore = overrides_.respect_gitignore.value_or(
       file && file->respect_gitignore ? *file->respect_gitignore : true);

@@ -51,6 +51,15 @@ void explain_unmet_requirements(std::vector<Diagnostic>& diagnostics, const Sett
   }
 }
 
+// `unfixable` rules still report, but offer no fix: not to --fix, not as `[*]`, not in an editor.
+void withhold_unfixable(std::vector<Diagnostic>& diagnostics, const Settings& settings, const Catalog& catalog) {
+  if (settings.fixable.empty() && settings.unfixable.empty()) return;
+  for (Diagnostic& diagnostic : diagnostics) {
+    const RuleSpec* rule = catalog.find(diagnostic.code);
+    if (rule != nullptr && !settings.fixable_rule(*rule)) diagnostic.fixes.clear();
+  }
+}
+
 }  // namespace
 
 void sort_diagnostics(std::vector<Diagnostic>& diagnostics) {
@@ -166,6 +175,7 @@ void Linter::finish_suppressions(const SourceFile& file, Suppressions& suppressi
       diagnostic.fixes.push_back(std::move(fix));
     }
   }
+  withhold_unfixable(diagnostics, settings_, catalog_);
   sort_diagnostics(diagnostics);
 }
 

@@ -46,6 +46,8 @@ std::string settings_hash(const Settings& settings, std::string_view path) {
            {"file_ignore", settings.selection.file_ignore},
            {"min_torch", settings.min_torch.str()},
            {"unsafe", settings.unsafe_fixes},
+           {"fixable", settings.fixable},
+           {"unfixable", settings.unfixable},
            {"compile_db", settings.compile_database_dir}};
   if (settings.project) out["project"] = settings.project->root().generic_string();
   std::filesystem::path file(path);
@@ -310,7 +312,7 @@ std::optional<ResultCache> open_result_cache(const std::string& cli_directory, c
     directory = environment;
   } else if (config.cache_dir) {
     directory = *config.cache_dir;
-    confine_to = config.root;
+    confine_to = config.cache_dir_root;
   } else {
     return std::nullopt;
   }

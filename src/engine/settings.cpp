@@ -45,6 +45,11 @@ FixPolicy Settings::policy_for(std::string_view code) const {
   return FixPolicy::KeepOld;
 }
 
+bool Settings::fixable_rule(const RuleSpec& rule) const {
+  size_t allowed = fixable.empty() ? 1 : best_match(fixable, rule);
+  return allowed > 0 && allowed > best_match(unfixable, rule);
+}
+
 Applicability Settings::effective(const Fix& fix) const {
   if (fix.applicability == Applicability::Safe && !unmet_requirement(fix).empty()) return Applicability::Unsafe;
   return fix.applicability;

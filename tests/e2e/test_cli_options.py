@@ -37,6 +37,10 @@ OPTIONS = [
     (["--policy"], "TM201=adopt-new", [], False),
     (["--min-torch"], "2.8", [], True),
     (["--extend-exclude"], "a.py", [], True),  # with --force-exclude, as the hook passes it
+    (["--exclude"], "a.py", [], True),
+    (["--per-file-ignores"], "a.py:TM102", [], True),
+    (["--fixable"], "TM102", [], True),
+    (["--unfixable"], "TM201", [], True),
     (["--config"], "other.toml", [], True),
     (["--baseline"], "baseline.json", [], True),
     (["--write-baseline"], "written-baseline.json", ["written-baseline.json"], True),
@@ -110,7 +114,9 @@ class OptionsBeforePaths(unittest.TestCase):
     def test_lists_by_comma_and_by_repetition_agree(self):
         for option, first, second in [("--select", "TM1", "TM201"), ("--extend-select", "TM305", "TM306"),
                                       ("--ignore", "TM102", "TM201"), ("--extend-exclude", "a.py", "b.py"),
-                                      ("--policy", "TM201=adopt-new", "TM202=keep-old")]:
+                                      ("--policy", "TM201=adopt-new", "TM202=keep-old"),
+                                      ("--exclude", "a.py", "b.py"), ("--unfixable", "TM201", "TM102"),
+                                      ("--per-file-ignores", "a.py:TM102", "b.py:TM201")]:
             with self.subTest(option=option):
                 comma = self.produce([*HOOK_ENTRY, option, f"{first},{second}", *FILES], [])
                 repeated = self.produce([*HOOK_ENTRY, option, first, option, second, *FILES], [])

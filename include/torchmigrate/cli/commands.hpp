@@ -26,7 +26,9 @@ struct CheckOptions {
   bool force_exclude = false;  // apply excludes to files named on the command line
   bool respect_gitignore = false;
   bool no_respect_gitignore = false;
-  std::vector<std::string> extend_exclude;
+  std::vector<std::string> exclude, extend_exclude;  // globs, relative to the working directory
+  std::vector<std::string> per_file_ignores;         // GLOB:CODE (a bare CODE continues the previous glob)
+  std::vector<std::string> fixable, unfixable;
   std::string project_root;    // CI report and baseline paths are relative to it
   std::string baseline;        // report only findings not in this baseline
   std::string write_baseline;  // record the current findings

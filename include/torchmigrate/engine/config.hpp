@@ -27,16 +27,26 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// One configuration file as written.
+// A glob and the directory it is relative to: that of the file that wrote it (with `extend`,
+// a base file's globs keep their own directory), or the working directory for the command line.
+struct RootedGlob {
+  std::filesystem::path root;
+  std::string pattern;
+};
+
+// One configuration file as written, with what it extends merged in (`extend = "../base.toml"`).
 struct ConfigFile {
   std::filesystem::path path;  // the file
   std::filesystem::path root;  // its directory; globs are relative to it
+  std::optional<std::string> extend;  // the base file as written, relative to `root`
   std::optional<std::vector<std::string>> select;
   std::vector<std::string> extend_select;
   std::vector<std::string> ignore;
-  std::vector<std::pair<std::string, std::vector<std::string>>> per_file_ignores;
-  std::optional<std::vector<std::string>> exclude;
-  std::vector<std::string> extend_exclude;
+  std::optional<std::vector<std::string>> fixable;  // rules whose fixes may apply (default: all)
+  std::vector<std::string> unfixable;               // rules whose fixes never apply
+  std::vector<std::pair<RootedGlob, std::vector<std::string>>> per_file_ignores;
+  std::optional<std::vector<RootedGlob>> exclude;
+  std::vector<RootedGlob> extend_exclude;
   std::map<std::string, Language> extensions;  // "pyw" -> Python
   buildfiles::ExtraExtensions build_extensions;  // ".conf" -> Shell: build files by ending
   std::optional<std::string> min_torch;
@@ -44,10 +54,16 @@ struct ConfigFile {
   std::optional<bool> respect_gitignore;
   std::optional<std::string> output_format;
   std::optional<std::string> cache_dir;
+  std::filesystem::path cache_dir_root;  // the directory of the file that set cache-dir
 };
 
 // Reads `path`; nullopt for a pyproject.toml without [tool.torchmigrate]. Throws ConfigError.
+// `extend` is left as written: read_config_chain follows it.
 std::optional<ConfigFile> read_config_file(const std::filesystem::path& path, const Catalog& catalog);
+// Reads `path` and the files it extends, merged: the extending file's keys win, and its
+// list-extending keys (extend-select, ignore, unfixable, extend-exclude, per-file-ignores,
+// extension, policy) add to the base's. A missing base, or a cycle, is a ConfigError.
+std::optional<ConfigFile> read_config_chain(const std::filesystem::path& path, const Catalog& catalog);
 // The configuration file that applies to files in `directory`: the nearest one above it.
 std::optional<std::filesystem::path> find_config_file(const std::filesystem::path& directory);
 
@@ -58,7 +74,12 @@ struct CliOverrides {
   std::map<std::string, FixPolicy> policy;
   bool unsafe_fixes = false;
   std::optional<bool> respect_gitignore;
-  std::vector<std::string> extend_exclude;
+  // Globs from the command line are relative to the working directory.
+  std::optional<std::vector<RootedGlob>> exclude;  // replaces the file's `exclude`
+  std::vector<RootedGlob> extend_exclude;
+  std::vector<std::pair<RootedGlob, std::vector<std::string>>> per_file_ignores;  // added to the file's
+  std::optional<std::vector<std::string>> fixable;  // replaces the file's
+  std::vector<std::string> unfixable;               // added to the file's
 };
 
 // A configuration file applied to the command line: what one group of files is checked with.
@@ -67,13 +88,19 @@ struct ResolvedConfig {
   std::filesystem::path root;                    // directory for globs (config dir or cwd)
   Settings settings;
   std::string min_torch_source;                  // "--min-torch", the config file, or "" (not set)
-  GlobSet exclude;
-  std::vector<std::pair<GlobSet, std::vector<std::string>>> per_file_ignores;
+  std::vector<std::pair<std::filesystem::path, GlobSet>> exclude;  // by the directory they are relative to
+  struct PerFileIgnore {
+    std::filesystem::path root;
+    GlobSet globs;
+    std::vector<std::string> codes;
+  };
+  std::vector<PerFileIgnore> per_file_ignores;
   std::map<std::string, Language> extensions;
   buildfiles::ExtraExtensions build_extensions;
   bool respect_gitignore = true;
   std::optional<std::string> output_format;
-  std::optional<std::string> cache_dir;
+  std::optional<std::string> cache_dir;  // absolute
+  std::filesystem::path cache_dir_root;   // the cache must stay inside it (the setting file's directory)
 
   // Codes ignored for this file by per-file-ignores (prefixes allowed).
   [[nodiscard]] std::vector<std::string> ignored_for(const std::filesystem::path& file) const;

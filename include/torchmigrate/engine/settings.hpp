@@ -36,6 +36,10 @@ struct Settings {
   TorchVersion min_torch{2, 7};  // the default supported range; see torch_range.hpp
   std::map<std::string, FixPolicy> policies;  // by code; "ALL" sets the default
   bool unsafe_fixes = false;
+  // Which rules may offer fixes (Ruff's `fixable`/`unfixable`): empty `fixable` means all; the
+  // most specific selector wins, and on a tie `unfixable`.
+  std::vector<std::string> fixable;
+  std::vector<std::string> unfixable;
   // The file's own project: its root and the facts gathered from its tree (lazily).
   std::shared_ptr<const Project> project;
   buildfiles::ExtraExtensions build_extensions;  // more build-file name endings (config)
@@ -45,6 +49,7 @@ struct Settings {
   // The project's facts; nothing is known for a file outside any project.
   [[nodiscard]] const ProjectFacts& project_facts() const;
   [[nodiscard]] FixPolicy policy_for(std::string_view code) const;
+  [[nodiscard]] bool fixable_rule(const RuleSpec& rule) const;
   // The one place fix safety is derived: a fix whose requirement (`fix.requires`) is not met by
   // the oldest supported torch is unsafe: `--fix` leaves it alone, `--unsafe-fixes` applies it
   // knowing the fixed code breaks on the older releases still supported.

@@ -54,7 +54,8 @@ conf = "shell"
   CHECK(config->respect_gitignore == false);
   CHECK(config->output_format == "json");
   REQUIRE(config->per_file_ignores.size() == 1);
-  CHECK(config->per_file_ignores[0].first == "tests/*.py");
+  CHECK(config->per_file_ignores[0].first.pattern == "tests/*.py");
+  CHECK(config->per_file_ignores[0].first.root == config->root);
   CHECK(config->extensions.at("pyw") == Language::Python);
   CHECK(config->extensions.at("conf") == Language::BuildFile);
   CHECK(config->build_extensions.at(".conf") == buildfiles::FileKind::Shell);
