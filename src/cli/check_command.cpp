@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -17,8 +18,11 @@
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/cli/check_output.hpp"
 #include "torchmigrate/cli/commands.hpp"
+#include "torchmigrate/cli/phase_times.hpp"
+#include "torchmigrate/cli/progress.hpp"
 #include "torchmigrate/cli/project_context.hpp"
 #include "torchmigrate/cli/report_root.hpp"
+#include "torchmigrate/cli/stdin_input.hpp"
 #include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/discovery.hpp"
 #include "torchmigrate/engine/linter.hpp"
@@ -132,7 +136,10 @@ CLI::Option* add_list_option(CLI::App& command, const std::string& name, std::ve
 }  // namespace
 
 void add_check_options(CLI::App& command, CheckOptions& options) {
-  command.add_option("PATH", options.paths, "Files or directories to check (default: .)");
+  command.add_option("PATH", options.paths, "Files or directories to check (default: .); `-` reads standard input");
+  command.add_option("--stdin-filename", options.stdin_filename,
+                     "The path of the file read from standard input: its settings, project and name in the report")
+      ->type_name("PATH");
   add_list_option(command, "--select", options.select,
                   "Rules to enable: codes, prefixes (TM2) or ALL; replaces the default set");
   add_list_option(command, "--extend-select", options.extend_select, "Rules to enable on top of the selection");
@@ -192,6 +199,8 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
       ->check(CLI::IsMember({"auto", "always", "never"}));
   command.add_flag("-q,--quiet", options.quiet, "Print the findings only: no summary, no torch range line");
   command.add_flag("-s,--silent", options.silent, "Print no report; only the exit code tells");
+  command.add_flag("-v,--verbose", options.verbose,
+                   "Also say which configuration applied to each project and how long each phase took (stderr)");
   command.add_flag("--show-files", options.show_files,
                    "Print the files that would be checked (after excludes and .gitignore) and exit");
   command.add_flag("--show-settings", options.show_settings,
@@ -225,6 +234,10 @@ int run_check(const CheckOptions& options) {
                  "to do; use one or the other\n";
     return kExitUsage;
   }
+  if (std::string error = stdin_usage_error(options); !error.empty()) {
+    std::cerr << "torchmigrate: error: " << error << '\n';
+    return kExitUsage;
+  }
   if (options.fix_only && options.statistics) {
     std::cerr << "torchmigrate: error: --fix-only reports no findings for --statistics to count; use --fix "
                  "--statistics to count what remains, or --fix-only --show-fixes to list what was fixed\n";
@@ -243,7 +256,10 @@ int run_check(const CheckOptions& options) {
 
 int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   const engine::Catalog& catalog = workspace.catalog();
-  std::vector<std::string> paths = options.paths.empty() ? std::vector<std::string>{"."} : options.paths;
+  const bool from_stdin = reads_stdin(options);
+  std::vector<std::string> paths = from_stdin            ? std::vector<std::string>{stdin_display_path(options)}
+                                   : options.paths.empty() ? std::vector<std::string>{"."}
+                                                           : options.paths;
   if (options.show_settings) {
     workspace.set_compile_database_dir(options.compile_database_dir);
     print_settings(workspace, paths, std::cout);
@@ -270,9 +286,18 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
       return kExitUsage;
     }
   }
-  std::ostream& out = options.output_file.empty() ? std::cout : output_file;
+  // Fixing standard input prints the fixed text on stdout, so the report goes to stderr.
+  const bool fixed_text_to_stdout = from_stdin && (options.fix || options.fix_only) && !options.diff;
+  std::ostream& out = !options.output_file.empty() ? output_file : fixed_text_to_stdout ? std::cerr : std::cout;
+  PhaseTimes phases;
+  size_t checked_files = 0;
+  unsigned jobs = options.jobs == 0 ? engine::default_jobs() : options.jobs;
   auto finish = [&](int exit_code) {
     out.flush();
+    if (options.verbose) {
+      phases.end("report");
+      phases.print(std::cerr, checked_files, jobs);
+    }
     if (!options.output_file.empty()) {
       output_file.close();
       if (!output_file) {
@@ -283,22 +308,34 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
     return exit_code;
   };
 
-  engine::DiscoveryFilter filter = workspace.filter(options.force_exclude);
-  engine::Discovery discovery = engine::discover(paths, first_config.build_extensions, &filter);
+  engine::Discovery discovery;
+  std::string stdin_bytes;
+  if (from_stdin) {
+    stdin_bytes.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    if (auto file = stdin_file(options, workspace, stdin_bytes)) discovery.files.push_back(std::move(*file));
+  } else {
+    engine::DiscoveryFilter filter = workspace.filter(options.force_exclude);
+    discovery = engine::discover(paths, first_config.build_extensions, &filter);
+  }
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
   for (const std::string& note : discovery.notes) std::cerr << "torchmigrate: note: " << note << '\n';
   if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
+  checked_files = discovery.files.size();
+  phases.end("discovery");
   if (options.show_files) {
     for (const engine::DiscoveredFile& file : discovery.files) out << file.path.string() << '\n';
     return finish(discovery.errors.empty() ? kExitClean : kExitUsage);
   }
 
   bool machine_readable = format_name != "concise" && format_name != "full";
-  unsigned jobs = options.jobs == 0 ? engine::default_jobs() : options.jobs;
   workspace.set_compile_database_dir(options.compile_database_dir);
   // Build every linter up front: a bad configuration fails before any file is touched.
   for (const engine::DiscoveredFile& file : discovery.files) workspace.linter_for(file.path);
-  print_torch_ranges(workspace, discovery.files, paths, machine_readable || options.quiet || options.silent, std::cerr);
+  ContextLines context_lines = machine_readable || options.quiet || options.silent ? ContextLines::NotesOnly
+                               : options.verbose                                     ? ContextLines::Verbose
+                                                                                     : ContextLines::Normal;
+  print_torch_ranges(workspace, discovery.files, paths, context_lines, std::cerr);
+  phases.end("settings");
   const engine::Linter& first_linter = workspace.linter_for(paths.front());
 
   engine::FixMode mode = options.diff                        ? engine::FixMode::Diff
@@ -313,8 +350,17 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   if (!options.no_cache && mode == engine::FixMode::Report) {
     cache = engine::open_result_cache(options.cache_dir, first_config, std::cerr);
   }
+  ProgressLine progress(std::cerr, discovery.files.size(), !options.quiet && !options.silent);
   std::vector<engine::FileOutcome> outcomes =
-      engine::run_session(linter_for, discovery.files, mode, jobs, cache ? &*cache : nullptr, options.follow_links);
+      engine::run_session(linter_for, discovery.files, mode, jobs, cache ? &*cache : nullptr, options.follow_links,
+                          [&](const engine::FileOutcome& outcome) { progress.file_done(outcome.diagnostics.size()); });
+  progress.finish();
+  phases.end("checking");
+  if (fixed_text_to_stdout) {
+    // An excluded or unreadable input comes back as it went in.
+    bool fixed = !outcomes.empty() && outcomes.front().changed;
+    std::cout << (fixed ? outcomes.front().fixed_bytes : stdin_bytes) << std::flush;
+  }
 
   if (options.add_noqa) return finish(add_noqa_to_files(outcomes, discovery.files, std::cerr, options.follow_links));
 

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "torchmigrate/cli/commands.hpp"
+#include "torchmigrate/cli/completion.hpp"
 #include "torchmigrate/cli/suggest.hpp"
 #include "torchmigrate/version.hpp"
 
@@ -36,6 +37,10 @@ int main(int argc, char** argv) {
 
   CLI::App* server = app.add_subcommand("server", "Run the language server (LSP over stdin/stdout) for editors");
 
+  std::string shell;
+  CLI::App* completion = app.add_subcommand("completion", "Print a shell completion script (bash, zsh or fish)");
+  completion->add_option("SHELL", shell, "bash, zsh or fish")->required()->check(CLI::IsMember({"bash", "zsh", "fish"}));
+
   if (report_unknown_words(app, argc, argv, std::cerr)) return kExitUsage;
   try {
     app.parse(argc, argv);
@@ -60,5 +65,9 @@ int main(int argc, char** argv) {
   }
   if (rules->parsed()) return run_rules(rules_format, rules_docs_directory);
   if (server->parsed()) return run_server();
+  if (completion->parsed()) {
+    write_completion(app, shell, std::cout);
+    return kExitClean;
+  }
   return kExitUsage;
 }

@@ -30,10 +30,17 @@ std::string join(const std::vector<std::string>& items, std::string_view empty) 
   return out;
 }
 
+std::string configuration_of(const engine::ResolvedConfig& config) {
+  if (!config.source) return "none";
+  std::string text = shown(*config.source);
+  for (const fs::path& base : config.bases) text += " (extends " + shown(base) + ")";
+  return text;
+}
+
 }  // namespace
 
 void print_torch_ranges(engine::Workspace& workspace, const std::vector<engine::DiscoveredFile>& files,
-                        const std::vector<std::string>& paths, bool machine_readable, std::ostream& err) {
+                        const std::vector<std::string>& paths, ContextLines lines, std::ostream& err) {
   // Each project once, ordered by root; a run of no files still names the project of its first path.
   std::map<fs::path, engine::FileContext> by_root;
   for (const engine::DiscoveredFile& file : files) {
@@ -49,12 +56,14 @@ void print_torch_ranges(engine::Workspace& workspace, const std::vector<engine::
     for (const std::string& note : context.project->torch_range().notes) notes.insert(note);
   }
   for (const std::string& note : notes) err << "torchmigrate: note: " << note << '\n';
-  if (machine_readable) return;
+  if (lines == ContextLines::NotesOnly) return;
   for (const auto& [root, context] : by_root) {
     err << "torchmigrate: ";
-    if (by_root.size() > 1) err << shown(root) << ": ";
+    if (by_root.size() > 1 || lines == ContextLines::Verbose) err << shown(root) << ": ";
     err << "supported torch >= " << context.linter->settings().min_torch.str() << " (from " << context.min_torch_source
-        << ")\n";
+        << ")";
+    if (lines == ContextLines::Verbose) err << "; configuration: " << configuration_of(*context.config);
+    err << '\n';
   }
 }
 
@@ -70,10 +79,11 @@ void print_settings(engine::Workspace& workspace, const std::vector<std::string>
     const engine::ProjectFacts& facts = settings.project_facts();
     out << "Settings for " << path << '\n'
         << "  project root: " << shown(context.project->root()) << '\n'
-        << "  configuration: " << (context.config->source ? shown(*context.config->source) : "none") << '\n'
+        << "  configuration: " << configuration_of(*context.config) << '\n'
         << "  supported torch: >= " << settings.min_torch.str() << " (from " << context.min_torch_source << ")\n"
         << "  policy: " << join(policies, "keep-old (default)") << '\n'
         << "  unsafe fixes: " << (settings.unsafe_fixes ? "on" : "off") << '\n'
+        << "  fixable: " << join(settings.fixable, "all") << "; unfixable: " << join(settings.unfixable, "none") << '\n'
         << "  enabled rules: " << join(enabled, "none") << '\n'
         << "  per-file ignores: " << join(settings.selection.file_ignore, "none") << '\n'
         << "  compile database: "

@@ -443,6 +443,7 @@ const ResolvedConfig& ConfigResolver::resolve(const std::optional<fs::path>& con
   auto resolved = std::make_unique<ResolvedConfig>();
   std::error_code error;
   resolved->source = file ? std::optional<fs::path>(file->path) : std::nullopt;
+  if (file) resolved->bases = file->bases;
   resolved->root = file ? fs::absolute(file->root, error).lexically_normal() : fs::current_path(error);
 
   // Command-line selection overrides the file's: --select replaces, the others extend.

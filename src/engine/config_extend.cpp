@@ -66,6 +66,8 @@ std::optional<ConfigFile> read_chain(const fs::path& path, const Catalog& catalo
   if (seen.size() > kMaxExtendDepth) throw ConfigError(from + ": more than 32 files extend one another");
   std::optional<ConfigFile> base = read_chain(base_path, catalog, seen);
   if (!base) throw ConfigError(from + " names a pyproject.toml without a [tool.torchmigrate] table");
+  config->bases.push_back(base_path);
+  config->bases.insert(config->bases.end(), base->bases.begin(), base->bases.end());
   return merge(*base, std::move(*config));
 }
 

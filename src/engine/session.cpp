@@ -24,7 +24,7 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
                     bool follow_links) {
   FileOutcome outcome;
   std::string display = file.path.string();
-  ReadResult read = read_file(file.path);
+  ReadResult read = file.contents ? ReadResult{file.contents, {}, false} : read_file(file.path);
   if (!read.text) {
     outcome.source = std::make_shared<SourceFile>(display, "", file.language);
     outcome.diagnostics.push_back(file_problem(kIoErrorCode, "Failed to read file: " + read.error));
@@ -74,7 +74,7 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   outcome.applied = std::move(fixed.applied);
   outcome.diagnostics = std::move(fixed.problems);
   outcome.diagnostics.insert(outcome.diagnostics.end(), fixed.remaining.begin(), fixed.remaining.end());
-  if (mode == FixMode::Apply && outcome.changed) {
+  if (mode == FixMode::Apply && outcome.changed && !file.contents) {
     std::string error = follow_links ? "" : write_leaves_project(file.path);
     if (error.empty()) error = write_file_atomically(file.path, outcome.fixed_bytes, original_bytes);
     if (!error.empty()) {
@@ -106,7 +106,8 @@ std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<Dis
 }
 
 std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vector<DiscoveredFile>& files,
-                                     FixMode mode, unsigned jobs, const ResultCache* cache, bool follow_links) {
+                                     FixMode mode, unsigned jobs, const ResultCache* cache, bool follow_links,
+                                     const OnFileDone& on_file) {
   std::vector<FileOutcome> outcomes(files.size());
   parallel_for(files.size(), jobs, [&](size_t i) {
     // One bad file never stops a run (and an exception must not escape a worker thread).
@@ -120,6 +121,7 @@ std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vec
                                                " (please report this)"));
       outcomes[i] = std::move(failed);
     }
+    if (on_file) on_file(outcomes[i]);
   });
   return outcomes;
 }

@@ -23,6 +23,8 @@ class Colour(unittest.TestCase):
         self.tree.write("a.py", SOURCE)
         self.env = {key: value for key, value in os.environ.items() if key not in ("NO_COLOR", "FORCE_COLOR")}
         self.env["TERM"] = "xterm-256color"
+        # These runs compare layouts; the progress line has its own tests below.
+        self.env["TORCHMIGRATE_PROGRESS_DELAY_MS"] = "600000"
 
     def piped(self, *args, env=None):
         return subprocess.run([shutil.which(BINARY) or BINARY, "check", "a.py", *args], cwd=self.tree.root,
@@ -75,6 +77,52 @@ class Colour(unittest.TestCase):
             silent = self.piped(flag)
             self.assertEqual((silent.returncode, silent.stdout, silent.stderr), (1, "", ""))
         self.assertEqual(self.piped("-s", "--exit-zero").returncode, 0)
+
+
+
+PROGRESS = re.compile(r"\r\x1b\[2K\[\s*\d+/500 files\] \d+ findings?")
+
+
+class ProgressLine(unittest.TestCase):
+    """The line appears on a terminal once a run has lasted a while (shortened here to 0 ms with
+    TORCHMIGRATE_PROGRESS_DELAY_MS), is erased before the report, and never reaches a pipe or a
+    CI log."""
+
+    def setUp(self):
+        self.tree = TempTree()
+        self.addCleanup(self.tree.cleanup)
+        for i in range(500):
+            self.tree.write(f"pkg/m{i:03}.py", SOURCE)
+        ci_variables = ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL", "NO_COLOR", "FORCE_COLOR")
+        self.env = {key: value for key, value in os.environ.items() if key not in ci_variables}
+        self.env.update(TERM="xterm-256color", TORCHMIGRATE_PROGRESS_DELAY_MS="0")
+        self.command = [shutil.which(BINARY) or BINARY, "check", "--no-cache", "-j1", "pkg"]
+
+    def on_terminal(self, env=None):
+        # Bytes, not text mode, which would turn each \r into a newline.
+        result = subprocess.run([SCRIPT, "-qec", shlex.join(self.command), "/dev/null"], cwd=self.tree.root,
+                                env={**self.env, **(env or {})}, capture_output=True, timeout=300)
+        return result.stdout.decode()
+
+    @unittest.skipUnless(SCRIPT, "needs `script` (util-linux)")
+    def test_a_terminal_sees_the_progress_line_and_then_the_report_alone(self):
+        terminal = self.on_terminal()
+        self.assertTrue(PROGRESS.search(terminal), "no progress line on the terminal")
+        # Erased before the report: the last redraw is followed by an erase, then the report.
+        last = terminal.rindex("files]")
+        self.assertIn("\r\x1b[2K", terminal[last:])
+        self.assertIn("Found 1500 findings", terminal[last:])
+
+    @unittest.skipUnless(SCRIPT, "needs `script` (util-linux)")
+    def test_ci_and_dumb_terminals_get_no_progress_line(self):
+        self.assertIsNone(PROGRESS.search(self.on_terminal({"CI": "true"})), "a progress line in CI")
+        self.assertIsNone(PROGRESS.search(self.on_terminal({"TERM": "dumb"})), "a progress line on a dumb terminal")
+
+    def test_a_pipe_gets_no_progress_line(self):
+        result = subprocess.run(self.command, cwd=self.tree.root, env=self.env, capture_output=True, text=True,
+                                timeout=300)
+        self.assertNotIn("\x1b", result.stdout + result.stderr)
+        self.assertNotIn("files]", result.stderr)
 
 
 if __name__ == "__main__":

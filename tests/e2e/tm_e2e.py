@@ -11,9 +11,10 @@ SOURCE_DIR = Path(os.environ.get("TORCHMIGRATE_SOURCE_DIR", Path(__file__).resol
 EXAMPLE = SOURCE_DIR / "examples" / "legacy-project"
 
 
-def run(*args, cwd=None, check_exit=None):
-    """Runs torchmigrate with `args`; returns the CompletedProcess (text mode)."""
-    result = subprocess.run([BINARY, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=120)
+def run(*args, cwd=None, check_exit=None, input=None, env=None):
+    """Runs torchmigrate with `args` (and `input` on stdin); returns the CompletedProcess (text mode)."""
+    result = subprocess.run([BINARY, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=120,
+                            input=input if input is not None else "", env=env)
     if check_exit is not None and result.returncode != check_exit:
         raise AssertionError(
             f"exit {result.returncode} != {check_exit} for {args}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}")

@@ -16,6 +16,7 @@ inline constexpr int kExitUsage = 2;
 
 struct CheckOptions {
   std::vector<std::string> paths;
+  std::string stdin_filename;  // the name of the file read from standard input (`-`)
   std::vector<std::string> select, extend_select, ignore, policies;
   std::string output_format;  // empty: the configuration's, else concise
   std::string output_file;  // empty: stdout
@@ -47,6 +48,7 @@ struct CheckOptions {
   std::string color = "auto";  // auto (a terminal, unless NO_COLOR; FORCE_COLOR forces), always, never
   bool quiet = false;          // the findings only: no summary, no torch range line
   bool silent = false;         // no report at all: the exit code says it
+  bool verbose = false;        // configuration per project and phase timings on stderr
   bool show_settings = false;  // print each path's resolved context instead of checking
   bool show_files = false;     // print the files that would be checked instead of checking
   unsigned jobs = 0;

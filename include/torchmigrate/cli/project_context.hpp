@@ -12,11 +12,14 @@
 
 namespace torchmigrate::cli {
 
+// NotesOnly for machine-readable formats and --quiet; Verbose (-v) also names each project's
+// directory and the configuration file that applied there.
+enum class ContextLines { NotesOnly, Normal, Verbose };
+
 // One line per project of the run ("supported torch >= 2.7 (from requirements.txt:1)"),
 // prefixed by the project's directory when the run spans several; notes about unreadable pins.
-// Machine-readable formats keep stderr quiet apart from the notes.
 void print_torch_ranges(engine::Workspace& workspace, const std::vector<engine::DiscoveredFile>& files,
-                        const std::vector<std::string>& paths, bool machine_readable, std::ostream& err);
+                        const std::vector<std::string>& paths, ContextLines lines, std::ostream& err);
 
 // `--show-settings`: for each file, its project root, configuration, torch range and source,
 // policies, enabled rules, per-file ignores, compile database and project facts.

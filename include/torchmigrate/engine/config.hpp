@@ -39,6 +39,7 @@ struct ConfigFile {
   std::filesystem::path path;  // the file
   std::filesystem::path root;  // its directory; globs are relative to it
   std::optional<std::string> extend;  // the base file as written, relative to `root`
+  std::vector<std::filesystem::path> bases;  // the files merged in through `extend`, nearest first
   std::optional<std::vector<std::string>> select;
   std::vector<std::string> extend_select;
   std::vector<std::string> ignore;
@@ -85,6 +86,7 @@ struct CliOverrides {
 // A configuration file applied to the command line: what one group of files is checked with.
 struct ResolvedConfig {
   std::optional<std::filesystem::path> source;  // the config file, if any
+  std::vector<std::filesystem::path> bases;     // what it extends, nearest first
   std::filesystem::path root;                    // directory for globs (config dir or cwd)
   Settings settings;
   std::string min_torch_source;                  // "--min-torch", the config file, or "" (not set)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <functional>
 #include <string>
 #include <vector>
@@ -16,6 +17,9 @@ namespace torchmigrate::engine {
 struct DiscoveredFile {
   std::filesystem::path path;
   Language language = Language::Unknown;
+  // The bytes, when they come from elsewhere than `path` (standard input): then `path` only
+  // names the file for settings and reports, and fixes are never written to it.
+  std::optional<std::string> contents = std::nullopt;
 };
 
 struct Discovery {

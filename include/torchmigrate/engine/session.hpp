@@ -35,10 +35,12 @@ std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<Dis
 using LinterFor = std::function<const Linter&(const DiscoveredFile&)>;
 // With a cache, a report run reuses the findings of files whose content and settings are unchanged.
 // Fixes are not written through a symbolic link that leads out of the project unless `follow_links`.
+// `on_file` (for a progress display) is called from the worker threads as each file is done.
 class ResultCache;
+using OnFileDone = std::function<void(const FileOutcome&)>;
 std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vector<DiscoveredFile>& files,
                                      FixMode mode, unsigned jobs, const ResultCache* cache = nullptr,
-                                     bool follow_links = false);
+                                     bool follow_links = false, const OnFileDone& on_file = {});
 
 // True for the diagnostics that say a file could not be read, checked, fixed or written.
 bool is_file_problem(const Diagnostic& diagnostic);

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/cli/stdin_input.hpp"
+
+#include <algorithm>
+
+namespace torchmigrate::cli {
+
+bool reads_stdin(const CheckOptions& options) {
+  if (std::find(options.paths.begin(), options.paths.end(), "-") != options.paths.end()) return true;
+  return options.paths.empty() && !options.stdin_filename.empty();
+}
+
+std::string stdin_usage_error(const CheckOptions& options) {
+  if (!reads_stdin(options)) {
+    return options.stdin_filename.empty() ? "" : "--stdin-filename names standard input; pass `-` instead of paths";
+  }
+  if (options.paths.size() > 1) return "`-` (standard input) cannot be combined with other paths";
+  if (options.add_noqa) return "--add-noqa writes files; it cannot read standard input";
+  if (options.show_files) return "--show-files lists files on disk; it cannot read standard input";
+  return "";
+}
+
+std::string stdin_display_path(const CheckOptions& options) {
+  return options.stdin_filename.empty() ? std::string("-") : options.stdin_filename;
+}
+
+std::optional<engine::DiscoveredFile> stdin_file(const CheckOptions& options, engine::Workspace& workspace,
+                                                 std::string bytes) {
+  std::filesystem::path path = stdin_display_path(options);
+  if (options.force_exclude && path != "-") {
+    engine::DiscoveryFilter filter = workspace.filter(true);
+    if (filter.excluded(path, false)) return std::nullopt;
+  }
+  // Unnamed or of no known kind, the input is Python, the language nearly all of it is.
+  Language language = workspace.config_for(path).language_for(path);
+  if (language == Language::Unknown) language = Language::Python;
+  return engine::DiscoveredFile{path, language, std::move(bytes)};
+}
+
+}  // namespace torchmigrate::cli
