@@ -31,6 +31,7 @@ if [ "$mode" = test ]; then
     python3 catch2 neovim patch pre-commit
     libpython3.11-testsuite python3-pip  # the corpus of tests/e2e/test_syntax_agreement.py
     python3-nbformat  # the nbformat 4 schema that tests/e2e/test_notebooks.py validates fixed notebooks with
+    chromium  # headless browser that tests/e2e/test_html_report.py renders the HTML report in
   )
 fi
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
