@@ -19,9 +19,8 @@ void add_report_options(CLI::App& command, ReportOptions& options) {
     command.remove_option(command.get_option(name));
   }
   options.check.output_format = "html";
-  options.check.output_file = "report.html";
-  command.add_option("-o,--output-file", options.check.output_file, "Write the report to this file")
-      ->capture_default_str();
+  command.add_option("-o,--output-file", options.check.output_file,
+                     "Write the report to this file (default: report.html, or report.md for markdown)");
   command.add_option("--output-format", options.check.output_format, "html (one self-contained page) or markdown")
       ->check(CLI::IsMember({"html", "markdown"}))
       ->capture_default_str();
@@ -31,6 +30,7 @@ void add_report_options(CLI::App& command, ReportOptions& options) {
 
 int run_report(const ReportOptions& options) {
   CheckOptions check = options.check;
+  if (check.output_file.empty()) check.output_file = check.output_format == "markdown" ? "report.md" : "report.html";
   check.baseline_progress = true;
   check.exit_zero = true;  // findings are the report's content, not a failure
   int exit_code = run_check(check);
