@@ -32,10 +32,13 @@ class StringTable {
   std::vector<std::string> strings_;
 };
 
-// The line the finding starts on, without indentation, shortened; control characters visible.
-std::string source_line(const SourceFile& file, const Diagnostic& diagnostic) {
-  uint32_t line = file.lines().line_of(diagnostic.range.start);
-  std::string_view text = file.slice(file.lines().line_range(line, file.text()));
+// The line the finding starts on (in a notebook, the line of the cell), without indentation,
+// shortened; control characters visible.
+std::string source_line(const SourceFile& file, const NotebookPositions& positions, const Diagnostic& diagnostic) {
+  std::optional<std::string_view> in_cell = positions.cell_line(diagnostic.range.start);
+  std::string_view text = in_cell ? *in_cell
+                                  : file.slice(file.lines().line_range(file.lines().line_of(diagnostic.range.start),
+                                                                      file.text()));
   size_t start = text.find_first_not_of(" \t");
   text = start == std::string_view::npos ? std::string_view() : text.substr(start);
   std::string shown = escape_control(text.substr(0, kSourceLineBytes), true);
@@ -64,7 +67,7 @@ nlohmann::json table_data(const Report& report) {
       rows.push_back({rule->second, f, findings.file->location(diagnostic.range.start).line, position.str(),
                       strings.add(escape_control(diagnostic.message)),
                       static_cast<size_t>(fix_kind(diagnostic, settings)),
-                      strings.add(source_line(*findings.file, diagnostic)), is_new});
+                      strings.add(source_line(*findings.file, positions, diagnostic)), is_new});
     }
   }
   nlohmann::json urgencies = nlohmann::json::object(), fix_kinds = nlohmann::json::array();

@@ -158,3 +158,18 @@ TEST_CASE("html: baseline progress and the new findings") {
   for (const nlohmann::json& row : data["rows"]) marks.push_back(row[7]);
   CHECK(marks == std::vector<int>{-1, 0, 1, 0});
 }
+
+TEST_CASE("html: a finding in a notebook shows its cell position and the cell's line") {
+  std::string json =
+      "{\"cells\": [{\"cell_type\": \"markdown\", \"metadata\": {}, \"source\": [\"# t\"]},\n"
+      " {\"cell_type\": \"code\", \"metadata\": {}, \"outputs\": [], \"execution_count\": null,\n"
+      "  \"source\": [\"import torch\\r\\n\", \"  ep = torch.export.export_for_inference(m, (x,))\"]}],\n"
+      " \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}\n";
+  auto start = static_cast<uint32_t>(json.find("torch.export.export_for_inference"));
+  HandMadeReport hand("nb.ipynb", "", Diagnostic{"TM101", "m", {start, start + 5}, Severity::Error, {}});
+  hand.report.files.front().file = std::make_shared<SourceFile>("nb.ipynb", json, Language::Notebook);
+  nlohmann::json data = table_data(render(output::write_html, hand.report));
+  const nlohmann::json& row = data["rows"][0];
+  CHECK(row[3] == "cell 2:2:8");
+  CHECK(data["strings"][row[6].get<size_t>()] == "ep = torch.export.export_for_inference(m, (x,))");
+}
