@@ -138,7 +138,7 @@ class HtmlReportTest(unittest.TestCase):
         self.assertEqual(int(page.count["data-total"]), len(self.findings))
 
     @unittest.skipUnless(CHROMIUM, "needs chromium (Debian package `chromium`)")
-    def test_filter_in_the_address(self):
+    def test_filter_and_sort_in_the_address(self):
         codes = collections.Counter(f["code"] for f in self.findings)
         code, expected = codes.most_common(1)[0]
         self.assertLess(expected, len(self.findings))
@@ -150,6 +150,13 @@ class HtmlReportTest(unittest.TestCase):
         page = Page(dump_dom(self.report, "?filter=urgency%3Abuild"))
         self.assertEqual(len(page.rows), build)
         self.assertTrue(all(row["data-urgency"] == "build" for row in page.rows))
+        # Sorted by a column named in the address, both ways, the filter kept.
+        page = Page(dump_dom(self.report, "#sort=rule"))
+        rules = [row["data-rule"] for row in page.rows]
+        self.assertEqual(rules, sorted(codes.elements()))
+        page = Page(dump_dom(self.report, "#filter=urgency:build&sort=-rule"))
+        rules = [row["data-rule"] for row in page.rows]
+        self.assertEqual(rules, sorted((c for c in codes.elements() if c.startswith("TM4")), reverse=True))
         manual = sum(1 for f in self.findings if fix_kind(f) == "manual")
         page = Page(dump_dom(self.report, "#filter=fix%3Amanual"))
         self.assertEqual(len(page.rows), manual)
@@ -198,6 +205,21 @@ class HtmlReportTest(unittest.TestCase):
                 page = dump_dom(report)
                 self.assertNotIn("<img", page)
                 self.assertEqual(len(Page(page).rows), 1)
+        finally:
+            tree.cleanup()
+
+    def test_default_output_file_and_options(self):
+        tree = TempTree()
+        try:
+            result = run("report", EXAMPLE, "--no-cache", cwd=tree.root, check_exit=0)
+            self.assertEqual(result.stdout, "")
+            self.assertIn("report.html", result.stderr)
+            self.assertTrue((tree.root / "report.html").read_text().startswith("<!DOCTYPE html>"))
+            run("report", EXAMPLE, "--no-cache", "--output-format", "markdown", cwd=tree.root, check_exit=0)
+            self.assertTrue((tree.root / "report.md").read_text().startswith("## torchmigrate\n"))
+            # The report changes no file and replaces nothing: those options are check's.
+            for option in ("--fix", "--diff", "--write-baseline=b.json", "--statistics"):
+                self.assertIn("unknown option", run("report", EXAMPLE, option, cwd=tree.root, check_exit=2).stderr)
         finally:
             tree.cleanup()
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The report's stylesheet and script, inlined into every page. The script renders the findings
-// table from the page's JSON, sorts it by a clicked column and filters it; a `#filter=...` (or
-// `?filter=...`) in the address applies a filter on load, so a filtered view can be linked.
+// table from the page's JSON, sorts it by a clicked column and filters it; `#filter=...&sort=...`
+// (or the same as a query) in the address applies both on load, so a view can be linked.
 #include "torchmigrate/output/html.hpp"
 
 namespace torchmigrate::output::html {
@@ -160,29 +160,45 @@ std::string_view script() {
     count.setAttribute("data-total", rows.length);
     more.hidden = shown.length <= state.limit;
   }
-  function applyFilter(text, updateAddress) {
+  // `#filter=TEXT&sort=KEY` (or `-KEY`, descending), or the same in the query string.
+  function addressParameter(name) {
+    var pattern = new RegExp("(?:^|[#?&])" + name + "=([^&]*)");
+    var found = pattern.exec(location.hash) || pattern.exec(location.search);
+    return found ? decodeURIComponent(found[1].replace(/\+/g, " ")) : null;
+  }
+  function updateAddress() {
+    var parts = [];
+    if (input.value) parts.push("filter=" + encodeURIComponent(input.value));
+    if (state.key !== null) parts.push("sort=" + (state.descending ? "-" : "") + state.key);
+    if (window.history && history.replaceState) {
+      try { history.replaceState(null, "", parts.length ? "#" + parts.join("&") : location.pathname + location.search); }
+      catch (e) {}
+    }
+  }
+  function applyFilter(text, changeAddress) {
     input.value = text;
     state.terms = parse(text);
     state.limit = PAGE;
     render();
-    if (updateAddress && window.history && history.replaceState) {
-      try { history.replaceState(null, "", text ? "#filter=" + encodeURIComponent(text) : location.pathname); } catch (e) {}
-    }
+    if (changeAddress) updateAddress();
   }
-  function filterInAddress() {
-    var found = /^#(?:.*&)?filter=([^&]*)/.exec(location.hash) || /[?&]filter=([^&]*)/.exec(location.search);
-    return found ? decodeURIComponent(found[1].replace(/\+/g, " ")) : null;
+  function sortBy(key, descending) {
+    if (!Object.prototype.hasOwnProperty.call(keys, key)) return;
+    state.key = key;
+    state.descending = descending;
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) {
+      if (th.getAttribute("data-key") === key) th.setAttribute("aria-sort", descending ? "descending" : "ascending");
+      else th.removeAttribute("aria-sort");
+    });
   }
   input.addEventListener("input", function () { applyFilter(input.value, true); });
   more.addEventListener("click", function () { state.limit += PAGE; render(); });
   Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) {
     th.addEventListener("click", function () {
       var key = th.getAttribute("data-key");
-      state.descending = state.key === key ? !state.descending : false;
-      state.key = key;
-      Array.prototype.forEach.call(table.tHead.rows[0].cells, function (other) { other.removeAttribute("aria-sort"); });
-      th.setAttribute("aria-sort", state.descending ? "descending" : "ascending");
+      sortBy(key, state.key === key ? !state.descending : false);
       render();
+      updateAddress();
     });
   });
   Array.prototype.forEach.call(document.querySelectorAll("svg.chart .link"), function (row) {
@@ -192,10 +208,12 @@ std::string_view script() {
     });
   });
   window.addEventListener("hashchange", function () {
-    var text = filterInAddress();
+    var text = addressParameter("filter");
     if (text !== null) { applyFilter(text, false); table.scrollIntoView(); }
   });
-  applyFilter(filterInAddress() || "", false);
+  var sort = addressParameter("sort");
+  if (sort) sortBy(sort.replace(/^-/, ""), sort.charAt(0) === "-");
+  applyFilter(addressParameter("filter") || "", false);
 })();
 )js";
 }
