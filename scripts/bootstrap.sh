@@ -32,6 +32,7 @@ if [ "$mode" = test ]; then
     libpython3.11-testsuite python3-pip  # the corpus of tests/e2e/test_syntax_agreement.py
     python3-nbformat  # the nbformat 4 schema that tests/e2e/test_notebooks.py validates fixed notebooks with
     zsh fish  # tests/e2e/test_cli_completion.py loads the completion scripts in them
+    chromium  # headless browser that tests/e2e/test_html_report.py renders the HTML report in
   )
 fi
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

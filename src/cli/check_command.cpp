@@ -350,11 +350,11 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   if (!options.no_cache && mode == engine::FixMode::Report) {
     cache = engine::open_result_cache(options.cache_dir, first_config, std::cerr);
   }
-  ProgressLine progress(std::cerr, discovery.files.size(), !options.quiet && !options.silent);
+  ProgressLine progress_line(std::cerr, discovery.files.size(), !options.quiet && !options.silent);
   std::vector<engine::FileOutcome> outcomes =
       engine::run_session(linter_for, discovery.files, mode, jobs, cache ? &*cache : nullptr, options.follow_links,
-                          [&](const engine::FileOutcome& outcome) { progress.file_done(outcome.diagnostics.size()); });
-  progress.finish();
+                          [&](const engine::FileOutcome& outcome) { progress_line.file_done(outcome.diagnostics.size()); });
+  progress_line.finish();
   phases.end("checking");
   if (fixed_text_to_stdout) {
     // An excluded or unreadable input comes back as it went in.
@@ -389,7 +389,18 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
     bool failed = print_file_problems(outcomes, std::cerr);
     return finish(failed && !options.exit_zero ? kExitFindings : kExitClean);
   }
-  if (!options.baseline.empty()) {
+  output::BaselineProgress progress;
+  std::vector<std::vector<bool>> new_since;
+  if (!options.baseline.empty() && options.baseline_progress) {
+    try {
+      engine::Baseline baseline = engine::Baseline::load(options.baseline, roots);
+      progress = measure_progress(baseline, outcomes, new_since);
+      progress.path = options.baseline;
+    } catch (const engine::BaselineError& error) {
+      std::cerr << "torchmigrate: error: " << error.what() << '\n';
+      return kExitUsage;
+    }
+  } else if (!options.baseline.empty()) {
     try {
       engine::Baseline baseline = engine::Baseline::load(options.baseline, roots);
       size_t hidden = 0, baselinable = 0;
@@ -454,13 +465,19 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   report.root = roots.root.string();
   report.base = roots.base.string();
   size_t remaining = 0;
-  for (engine::FileOutcome& outcome : outcomes) {
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    engine::FileOutcome& outcome = outcomes[i];
     report.fixed += static_cast<int>(outcome.applied.size());
     remaining += outcome.diagnostics.size();
     if (outcome.diagnostics.empty()) continue;
     const engine::Settings& settings = workspace.linter_for(outcome.source->path()).settings();
     report.files.push_back({outcome.source, std::move(outcome.diagnostics), &settings});
+    if (i < new_since.size()) report.files.back().new_since = std::move(new_since[i]);
   }
+  report.files_checked = discovery.files.size();
+  if (!progress.path.empty()) report.progress = &progress;
+  // The formats that show the headline name the projects and their torch ranges.
+  if (format_name == "html" || format_name == "markdown") describe_projects(workspace, discovery.files, paths, report);
   report.summary = !options.quiet;
   report.color = use_color(options.color, options.output_file.empty());
   output::Format format = output::parse_format(format_name);

@@ -109,6 +109,24 @@ int add_noqa_to_files(const std::vector<engine::FileOutcome>& outcomes, const st
   err << "Added " << added << " noqa directive" << (added == 1 ? "" : "s") << ".\n";
   return failed ? kExitFindings : kExitClean;
 }
-
+output::BaselineProgress measure_progress(engine::Baseline& baseline, const std::vector<engine::FileOutcome>& outcomes,
+                                          std::vector<std::vector<bool>>& new_since) {
+  output::BaselineProgress progress;
+  progress.recorded = baseline.size();
+  new_since.assign(outcomes.size(), {});
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    for (const Diagnostic& diagnostic : outcomes[i].diagnostics) {
+      // One finding at a time, in order: the same matching as filtering the whole list.
+      std::vector<Diagnostic> one{diagnostic};
+      bool recorded = baseline.filter(*outcomes[i].source, one) == 1;
+      bool is_new = !recorded && engine::baselinable(diagnostic.code) && !engine::is_file_problem(diagnostic);
+      new_since[i].push_back(is_new);
+      progress.still_open += recorded;
+      progress.new_since += is_new;
+    }
+  }
+  progress.fixed = baseline.unmatched();
+  return progress;
+}
 
 }  // namespace torchmigrate::cli

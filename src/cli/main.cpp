@@ -4,6 +4,7 @@
 
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/cli/completion.hpp"
+#include "torchmigrate/cli/report_command.hpp"
 #include "torchmigrate/cli/suggest.hpp"
 #include "torchmigrate/version.hpp"
 
@@ -35,6 +36,10 @@ int main(int argc, char** argv) {
                     "Write every rule's docs as Markdown (<CODE>-<name>.md) plus a README.md index to DIR")
       ->type_name("DIR");
 
+  ReportOptions report_options;
+  CLI::App* report = app.add_subcommand("report", "Write the migration report: one self-contained HTML page to plan from");
+  add_report_options(*report, report_options);
+
   CLI::App* server = app.add_subcommand("server", "Run the language server (LSP over stdin/stdout) for editors");
 
   std::string shell;
@@ -64,6 +69,7 @@ int main(int argc, char** argv) {
     return run_rule(rule_code, rule_format);
   }
   if (rules->parsed()) return run_rules(rules_format, rules_docs_directory);
+  if (report->parsed()) return run_report(report_options);
   if (server->parsed()) return run_server();
   if (completion->parsed()) {
     write_completion(app, shell, std::cout);

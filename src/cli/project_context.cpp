@@ -5,6 +5,7 @@
 #include <set>
 #include <system_error>
 
+#include "torchmigrate/engine/baseline.hpp"
 #include "torchmigrate/engine/project.hpp"
 
 namespace torchmigrate::cli {
@@ -39,9 +40,9 @@ std::string configuration_of(const engine::ResolvedConfig& config) {
 
 }  // namespace
 
-void print_torch_ranges(engine::Workspace& workspace, const std::vector<engine::DiscoveredFile>& files,
-                        const std::vector<std::string>& paths, ContextLines lines, std::ostream& err) {
-  // Each project once, ordered by root; a run of no files still names the project of its first path.
+std::map<fs::path, engine::FileContext> projects_of_run(engine::Workspace& workspace,
+                                                       const std::vector<engine::DiscoveredFile>& files,
+                                                       const std::vector<std::string>& paths) {
   std::map<fs::path, engine::FileContext> by_root;
   for (const engine::DiscoveredFile& file : files) {
     engine::FileContext context = workspace.context_for(file.path);
@@ -51,6 +52,53 @@ void print_torch_ranges(engine::Workspace& workspace, const std::vector<engine::
     engine::FileContext context = workspace.context_for(paths.front());
     by_root.try_emplace(context.project->root(), context);
   }
+  return by_root;
+}
+
+namespace {
+
+// A path the report prints, relative to its root as the CI formats print paths: the same report
+// from any directory.
+std::string report_relative(const fs::path& path, const output::Report& report) {
+  if (path.lexically_normal() == fs::path(report.root).lexically_normal()) return ".";
+  return engine::root_relative(path.string(), {report.base, report.root});
+}
+
+// "pkg/requirements.txt:3" or "pkg/torchmigrate.toml (min-torch)" with the file's path made
+// report-relative; "--min-torch" and "default" as they are.
+std::string report_relative_source(const std::string& source, const output::Report& report) {
+  if (source.empty() || source.starts_with("-") || source == "default") return source;
+  size_t end = source.find(" (");
+  if (end == std::string::npos) {
+    size_t colon = source.rfind(':');
+    bool line = colon != std::string::npos && colon + 1 < source.size() &&
+                source.find_first_not_of("0123456789", colon + 1) == std::string::npos;
+    end = line ? colon : source.size();
+  }
+  return report_relative(source.substr(0, end), report) + source.substr(end);
+}
+
+}  // namespace
+
+void describe_projects(engine::Workspace& workspace, const std::vector<engine::DiscoveredFile>& files,
+                       const std::vector<std::string>& paths, output::Report& report) {
+  std::map<fs::path, size_t> index;
+  for (const auto& [root, context] : projects_of_run(workspace, files, paths)) {
+    index.emplace(root, report.projects.size());
+    report.projects.push_back({report_relative(root, report), context.linter->settings().min_torch.str(),
+                               report_relative_source(context.min_torch_source, report), 0});
+  }
+  for (const engine::DiscoveredFile& file : files) ++report.projects[index.at(workspace.project_of(file.path)->root())].files;
+  for (output::FileFindings& findings : report.files) {
+    auto it = index.find(workspace.project_of(findings.file->path())->root());
+    if (it != index.end()) findings.project = it->second;
+  }
+}
+
+void print_torch_ranges(engine::Workspace& workspace, const std::vector<engine::DiscoveredFile>& files,
+                        const std::vector<std::string>& paths, ContextLines lines, std::ostream& err) {
+  // Each project once, ordered by root; a run of no files still names the project of its first path.
+  std::map<fs::path, engine::FileContext> by_root = projects_of_run(workspace, files, paths);
   std::set<std::string> notes;
   for (const auto& [root, context] : by_root) {
     for (const std::string& note : context.project->torch_range().notes) notes.insert(note);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <mutex>
 #include <sstream>
+#include <tuple>
 
 namespace torchmigrate::engine {
 namespace {
@@ -94,7 +95,12 @@ Baseline Baseline::load(const std::filesystem::path& path, PathRoots roots) {
     }
     for (const nlohmann::json& finding : json["findings"]) {
       size_t count = finding.value("count", size_t{1});
-      baseline.remaining_[finding.at("fingerprint").get<std::string>()] += count;
+      std::string key = finding.at("fingerprint").get<std::string>();
+      baseline.remaining_[key] += count;
+      BaselineEntry& entry = baseline.recorded_[key];
+      entry.code = finding.value("code", std::string());
+      entry.path = finding.value("path", std::string());
+      entry.message = finding.value("message", std::string());
       baseline.size_ += count;
     }
   } catch (const nlohmann::json::exception& error) {
@@ -132,6 +138,20 @@ void Baseline::write(const std::filesystem::path& path,
   std::error_code error;
   std::filesystem::rename(temp, path, error);
   if (error) throw BaselineError(path.string() + ": cannot write the baseline file: " + error.message());
+}
+
+std::vector<BaselineEntry> Baseline::unmatched() const {
+  std::vector<BaselineEntry> entries;
+  for (const auto& [key, count] : remaining_) {
+    if (count == 0) continue;
+    BaselineEntry entry = recorded_.at(key);
+    entry.count = count;
+    entries.push_back(std::move(entry));
+  }
+  std::sort(entries.begin(), entries.end(), [](const BaselineEntry& a, const BaselineEntry& b) {
+    return std::tie(a.path, a.code, a.message) < std::tie(b.path, b.code, b.message);
+  });
+  return entries;
 }
 
 size_t Baseline::filter(const SourceFile& file, std::vector<Diagnostic>& diagnostics) {

@@ -17,9 +17,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::array<std::string_view, 16> kKeys = {
+constexpr std::array<std::string_view, 17> kKeys = {
     "cache-dir",     "exclude",          "extend",    "extend-exclude",    "extend-select", "extension",
-    "fixable",       "ignore",           "min-torch", "output-format",     "per-file-ignores", "policy",
+    "fixable",       "ignore",           "max-file-size-mb", "min-torch", "output-format", "per-file-ignores", "policy",
     "respect-gitignore", "select",       "unfixable", "include-extensions"};
 
 std::string valid_keys() {
@@ -239,6 +239,12 @@ ConfigFile parse_table(const toml::table& table, const fs::path& path, const std
       config.extend_exclude = checked_globs(reader, key, value, config.root);
     } else if (key == "extension" || key == "include-extensions") {
       read_extensions(reader, key, value, config);
+    } else if (key == "max-file-size-mb") {
+      std::optional<int64_t> megabytes = value.value<int64_t>();
+      if (!value.is_integer() || !megabytes || *megabytes < 0) {
+        reader.fail(value, key, "must be a whole number of megabytes, or 0 for no limit (default 4)");
+      }
+      config.max_file_size_mb = static_cast<size_t>(*megabytes);
     } else if (key == "min-torch") {
       std::string version = reader.string(key, value);
       try {
@@ -472,6 +478,7 @@ const ResolvedConfig& ConfigResolver::resolve(const std::optional<fs::path>& con
     settings.min_torch = TorchVersion::parse(*file->min_torch);
     resolved->min_torch_source = file->path.string() + " (min-torch)";
   }
+  if (file && file->max_file_size_mb) settings.max_file_bytes = *file->max_file_size_mb << 20;
   if (file) settings.policies = file->policy;
   for (const auto& [code, policy] : overrides_.policy) settings.policies[code] = policy;
   settings.unsafe_fixes = overrides_.unsafe_fixes;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/linter.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -60,6 +62,19 @@ void withhold_unfixable(std::vector<Diagnostic>& diagnostics, const Settings& se
   }
 }
 
+// A file past the size budget: one note, no parse (minutes of work and gigabytes for a
+// generated file that no one will migrate by hand).
+Diagnostic over_budget(const SourceFile& file, size_t budget) {
+  Diagnostic diagnostic;
+  diagnostic.code = kIoErrorCode;
+  diagnostic.severity = Severity::Info;
+  diagnostic.message = fmt::format(
+      "Skipped: {:.1f} MB is over the size budget of {} MB for one file; not checked (raise `max-file-size-mb`, "
+      "0 for no limit)",
+      static_cast<double>(file.text().size()) / (1 << 20), budget >> 20);
+  return diagnostic;
+}
+
 }  // namespace
 
 void sort_diagnostics(std::vector<Diagnostic>& diagnostics) {
@@ -94,6 +109,7 @@ Linter::Linter(const Catalog& catalog, const CheckRegistry& registry, Settings s
 }
 
 std::vector<Diagnostic> Linter::lint(const SourceFile& file) const {
+  if (settings_.max_file_bytes != 0 && file.text().size() > settings_.max_file_bytes) return {over_budget(file, settings_.max_file_bytes)};
   switch (file.language()) {
     case Language::Python: {
       std::vector<Diagnostic> diagnostics = lint_python(file, nullptr);
@@ -114,6 +130,7 @@ std::vector<Diagnostic> Linter::lint(const SourceFile& file) const {
 }
 
 std::vector<Diagnostic> Linter::lint(const SourceFile& file, const python::SyntaxTree& tree) const {
+  if (settings_.max_file_bytes != 0 && file.text().size() > settings_.max_file_bytes) return {over_budget(file, settings_.max_file_bytes)};
   if (file.language() == Language::Python) return lint_python(file, &tree);
   return lint(file);
 }

@@ -47,6 +47,7 @@ std::string settings_hash(const Settings& settings, std::string_view path) {
            {"min_torch", settings.min_torch.str()},
            {"unsafe", settings.unsafe_fixes},
            {"fixable", settings.fixable},
+           {"max_file_bytes", settings.max_file_bytes},
            {"unfixable", settings.unfixable},
            {"compile_db", settings.compile_database_dir}};
   if (settings.project) out["project"] = settings.project->root().generic_string();

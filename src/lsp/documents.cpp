@@ -34,9 +34,15 @@ Document::Document(std::string uri, std::optional<std::filesystem::path> path, L
   parse_from_scratch();
 }
 
+// A document past the default size budget keeps no tree: the linter says it is too large
+// without parsing it (or parses it itself when a configuration raises the budget).
+bool Document::worth_a_tree() const {
+  return language_ == Language::Python && file_->text().size() <= engine::Settings::kDefaultMaxFileBytes;
+}
+
 void Document::parse_from_scratch() {
   tree_.reset();
-  if (language_ == Language::Python) tree_.emplace(python::SyntaxTree::parse(file_->text()));
+  if (worth_a_tree()) tree_.emplace(python::SyntaxTree::parse(file_->text()));
 }
 
 void Document::apply_changes(const std::vector<ContentChange>& changes, int version) {
@@ -63,7 +69,7 @@ void Document::apply_changes(const std::vector<ContentChange>& changes, int vers
   file_ = std::make_shared<SourceFile>(file_->path(), std::move(text), language_);
   version_ = version;
   analysis_.reset();
-  if (tree_ && !replaced_whole) {
+  if (tree_ && !replaced_whole && worth_a_tree()) {
     tree_->reparse(file_->text());
   } else {
     parse_from_scratch();

@@ -77,4 +77,21 @@ std::string escape_control(std::string_view text, bool keep_tabs) {
   return out;
 }
 
+std::string replace_characters(std::string_view text, std::initializer_list<CharacterReplacement> table) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const CharacterReplacement* found = nullptr;
+    for (const CharacterReplacement& replacement : table) {
+      if (replacement.from == c) found = &replacement;
+    }
+    if (found != nullptr) {
+      out += found->to;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace torchmigrate::output

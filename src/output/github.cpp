@@ -10,32 +10,14 @@ namespace {
 // GitHub's escaping for a command's message: `%`, CR and LF (which the runner decodes again);
 // the other control characters, which it cannot decode, are escaped visibly.
 std::string escape_github(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '%': out += "%25"; break;
-      case '\r': out += "%0D"; break;
-      case '\n': out += "%0A"; break;
-      default: out += c;
-    }
-  }
-  return out;
+  return replace_characters(text, {{'%', "%25"}, {'\r', "%0D"}, {'\n', "%0A"}});
 }
 
 std::string escape_data(std::string_view text) { return escape_control(escape_github(text)); }
 
 // Property values additionally escape the separators `:` and `,`.
 std::string escape_property(std::string_view text) {
-  std::string out;
-  for (char c : escape_data(text)) {
-    switch (c) {
-      case ':': out += "%3A"; break;
-      case ',': out += "%2C"; break;
-      default: out += c;
-    }
-  }
-  return out;
+  return replace_characters(escape_data(text), {{':', "%3A"}, {',', "%2C"}});
 }
 
 std::string_view command(Severity severity) {

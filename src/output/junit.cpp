@@ -10,22 +10,14 @@ namespace {
 // Escapes markup and whitespace in attributes; the other control characters, which XML 1.0
 // cannot hold even as character references, and bytes that are not UTF-8 are escaped visibly.
 std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      case '\t': out += "&#9;"; break;
-      case '\n': out += "&#10;"; break;
-      case '\r': out += "&#13;"; break;
-      default: out += c;
-    }
-  }
-  return escape_control(out);
+  return escape_control(replace_characters(text, {{'&', "&amp;"},
+                                                  {'<', "&lt;"},
+                                                  {'>', "&gt;"},
+                                                  {'"', "&quot;"},
+                                                  {'\'', "&apos;"},
+                                                  {'\t', "&#9;"},
+                                                  {'\n', "&#10;"},
+                                                  {'\r', "&#13;"}}));
 }
 
 // The test class: the path without its extension, like Ruff's.

@@ -4,6 +4,7 @@
 // report is long.
 #include <sstream>
 
+#include "torchmigrate/output/headline.hpp"
 #include "torchmigrate/output/report.hpp"
 
 namespace torchmigrate::output {
@@ -42,9 +43,20 @@ void write_markdown(const Report& report, std::ostream& out) {
   write_summary(counted, summary);
   out << "## torchmigrate\n\n";
   out << summary.str();
-  size_t total = 0;
-  for (const FileFindings& findings : report.files) total += findings.diagnostics.size();
+  Headline headline = compute_headline(report);
+  size_t total = headline.findings;
   if (total == 0) return;
+
+  // The headline of the HTML report, from the same numbers.
+  out << "\n| Headline | |\n| --- | ---: |\n";
+  for (const HeadlineItem& item : headline_items(headline)) out << "| " << item.label << " | " << item.value << " |\n";
+  if (!report.projects.empty()) {
+    out << "\n| Project | Supported torch | From | Files |\n| --- | --- | --- | ---: |\n";
+    for (const ProjectSummary& project : report.projects) {
+      out << "| `" << one_line(project.root, true, false) << "` | >= " << project.min_torch << " | "
+          << one_line(project.source, true, false) << " | " << project.files << " |\n";
+    }
+  }
 
   out << "\n| Rule | Name | Findings | Fixable |\n| --- | --- | ---: | ---: |\n";
   for (const Statistic& statistic : rule_statistics(report)) {

@@ -12,6 +12,20 @@ std::optional<notebook::CellPosition> NotebookPositions::at(uint32_t offset) con
   return notebook::locate(*notebook_, offset);
 }
 
+std::optional<std::string_view> NotebookPositions::cell_line(uint32_t offset) const {
+  std::optional<notebook::CellPosition> position = at(offset);
+  if (!position || position->cell == 0 || position->cell > notebook_->cells.size()) return std::nullopt;
+  std::string_view text = notebook_->cells[position->cell - 1].text;
+  for (uint32_t line = 1; line < position->line; ++line) {
+    size_t newline = text.find('\n');
+    if (newline == std::string_view::npos) return std::nullopt;
+    text.remove_prefix(newline + 1);
+  }
+  text = text.substr(0, text.find('\n'));
+  if (text.ends_with('\r')) text.remove_suffix(1);
+  return text;
+}
+
 const NotebookPositions& positions_of(const std::shared_ptr<const SourceFile>& file) {
   // Holding the file keeps its address from being reused by another one.
   thread_local std::shared_ptr<const SourceFile> cached_file;

@@ -2,12 +2,14 @@
 // Format names and dispatch, plus the helpers several formats share (summary, paths, names).
 #include "torchmigrate/output/report.hpp"
 
+#include <array>
 #include <filesystem>
 #include <stdexcept>
 #include <utility>
 
 #include "torchmigrate/engine/baseline.hpp"
 #include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/output/headline.hpp"
 #include "torchmigrate/output/style.hpp"
 
 namespace torchmigrate::output {
@@ -17,7 +19,8 @@ const std::vector<std::pair<std::string, Format>>& formats() {
   static const std::vector<std::pair<std::string, Format>> table{
       {"concise", Format::Concise}, {"full", Format::Full},     {"json", Format::Json},
       {"json-lines", Format::JsonLines}, {"sarif", Format::Sarif}, {"github", Format::Github},
-      {"gitlab", Format::Gitlab},   {"junit", Format::Junit},     {"markdown", Format::Markdown}};
+      {"gitlab", Format::Gitlab},   {"junit", Format::Junit},     {"markdown", Format::Markdown},
+      {"html", Format::Html}};
   return table;
 }
 
@@ -63,59 +66,41 @@ bool fixable(const Diagnostic& diagnostic, const engine::Settings& settings) {
 namespace {
 
 // "1 error, 2 warnings, 1 info": the nonzero counts, most severe first.
-std::string severity_breakdown(const size_t (&counts)[3]) {
+std::string severity_breakdown(const std::array<size_t, 3>& counts) {
   static constexpr const char* kSingular[] = {"error", "warning", "info"};
   std::string text;
-  for (int i = 0; i < 3; ++i) {
+  for (size_t i = 0; i < counts.size(); ++i) {
     if (counts[i] == 0) continue;
     if (!text.empty()) text += ", ";
     // "info" is uncountable.
-    text += std::to_string(counts[i]) + " " + kSingular[i] + (counts[i] == 1 || i == 2 ? "" : "s");
+    text += i == 2 ? std::to_string(counts[i]) + " info" : plural(counts[i], kSingular[i]);
   }
   return text;
-}
-
-std::string plural(size_t count, const char* noun) {
-  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
 }  // namespace
 
 void write_summary(const Report& report, std::ostream& out) {
   if (!report.summary) return;
-  size_t total = 0, fixable_now = 0, unsafe_hidden = 0;
-  size_t by_severity[3] = {0, 0, 0};
-  for (const FileFindings& findings : report.files) {
-    const engine::Settings& settings = report.settings_for(findings);
-    engine::Settings with_unsafe = settings;
-    with_unsafe.unsafe_fixes = true;
-    for (const Diagnostic& diagnostic : findings.diagnostics) {
-      ++total;
-      ++by_severity[static_cast<int>(diagnostic.severity)];
-      if (fixable(diagnostic, settings)) {
-        ++fixable_now;
-      } else if (fixable(diagnostic, with_unsafe)) {
-        ++unsafe_hidden;
-      }
-    }
-  }
+  Headline headline = compute_headline(report);
+  size_t total = headline.findings, fixable_now = headline.fixable_now, unsafe_hidden = headline.unsafe_hidden;
   // Ruff says "Found N errors" for everything; here that wording is kept only when it is true,
   // and warnings and infos are counted as such. The severity of what --fix removed is no longer
   // known, so a fix run counts "findings".
-  bool all_errors = by_severity[0] == total;
-  size_t fixed = static_cast<size_t>(report.fixed);
+  bool all_errors = headline.by_severity[0] == total;
+  size_t fixed = headline.fixed;
   if (total == 0 && fixed == 0) {
     out << "All checks passed!\n";
     return;
   }
   if (report.fix_mode && fixed > 0) {
     out << "Found " << plural(total + fixed, "finding") << " (" << fixed << " fixed, " << total << " remaining";
-    if (total > 0) out << ": " << severity_breakdown(by_severity);
+    if (total > 0) out << ": " << severity_breakdown(headline.by_severity);
     out << ").\n";
   } else if (all_errors) {
     out << "Found " << plural(total, "error") << ".\n";
   } else {
-    out << "Found " << plural(total, "finding") << " (" << severity_breakdown(by_severity) << ").\n";
+    out << "Found " << plural(total, "finding") << " (" << severity_breakdown(headline.by_severity) << ").\n";
   }
   if (fixable_now > 0) {
     out << styled(report, Style::FixMarker, "[*]") << ' ' << fixable_now << " fixable with the `--fix` option";
@@ -141,6 +126,7 @@ void write(Format format, const Report& report, std::ostream& out) {
     case Format::Gitlab: write_gitlab(report, out); break;
     case Format::Junit: write_junit(report, out); break;
     case Format::Markdown: write_markdown(report, out); break;
+    case Format::Html: write_html(report, out); break;
   }
 }
 

@@ -41,3 +41,19 @@ class TempTree:
 
     def cleanup(self):
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def copy_tree(root, count, per_directory=100):
+    """Fills `root` with `count` source files copied round-robin from the example project (its
+    Python and C++ sources), `per_directory` to a directory, plus its requirements.txt: a large
+    tree with the example's findings spread over it."""
+    sources = sorted(p for p in EXAMPLE.rglob("*") if p.suffix in (".py", ".cpp") and p.is_file())
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    shutil.copy(EXAMPLE / "requirements.txt", root / "requirements.txt")
+    for i in range(count):
+        source = sources[i % len(sources)]
+        directory = root / f"pkg{i // per_directory:03d}"
+        directory.mkdir(exist_ok=True)
+        shutil.copy(source, directory / f"{source.stem}_{i}{source.suffix}")
+    return count

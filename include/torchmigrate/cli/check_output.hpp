@@ -10,7 +10,9 @@
 
 #include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/discovery.hpp"
+#include "torchmigrate/engine/baseline.hpp"
 #include "torchmigrate/engine/session.hpp"
+#include "torchmigrate/output/report.hpp"
 
 namespace torchmigrate::cli {
 
@@ -25,5 +27,10 @@ std::string open_output_file(const std::string& path, std::ofstream& file);
 // `follow_links` (--follow-links).
 int add_noqa_to_files(const std::vector<engine::FileOutcome>& outcomes, const std::vector<engine::DiscoveredFile>& files,
                       std::ostream& err, bool follow_links);
+// `report --baseline`: matches the findings against the baseline without hiding any; marks per
+// finding whether the baseline did not record it (`new_since`, parallel to `outcomes`) and
+// counts what was recorded and is gone.
+output::BaselineProgress measure_progress(engine::Baseline& baseline, const std::vector<engine::FileOutcome>& outcomes,
+                                          std::vector<std::vector<bool>>& new_since);
 
 }  // namespace torchmigrate::cli

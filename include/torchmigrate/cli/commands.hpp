@@ -33,6 +33,7 @@ struct CheckOptions {
   std::string project_root;    // CI report and baseline paths are relative to it
   std::string baseline;        // report only findings not in this baseline
   std::string write_baseline;  // record the current findings
+  bool baseline_progress = false;  // `report`: keep the baseline's findings, mark new ones, count fixed ones
   bool add_noqa = false;
   bool follow_links = false;   // let --fix and --add-noqa write through links that leave the project
   std::string cache_dir;       // overrides the configuration's cache-dir

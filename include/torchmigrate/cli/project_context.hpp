@@ -3,18 +3,32 @@
 // (stderr, before the report) and `--show-settings`, the resolved context of given files.
 #pragma once
 
+#include <filesystem>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "torchmigrate/engine/discovery.hpp"
 #include "torchmigrate/engine/workspace.hpp"
+#include "torchmigrate/output/report.hpp"
 
 namespace torchmigrate::cli {
 
 // NotesOnly for machine-readable formats and --quiet; Verbose (-v) also names each project's
 // directory and the configuration file that applied there.
 enum class ContextLines { NotesOnly, Normal, Verbose };
+
+// The projects of the run by root, each with the context of its first file; a run of no files
+// names the project of its first path.
+std::map<std::filesystem::path, engine::FileContext> projects_of_run(engine::Workspace& workspace,
+                                                       const std::vector<engine::DiscoveredFile>& files,
+                                                       const std::vector<std::string>& paths);
+
+// Fills `report.projects` (each project's directory relative to `report.root`, as the CI formats
+// print paths; its torch range and file count) and the project of each file with findings.
+void describe_projects(engine::Workspace& workspace, const std::vector<engine::DiscoveredFile>& files,
+                       const std::vector<std::string>& paths, output::Report& report);
 
 // One line per project of the run ("supported torch >= 2.7 (from requirements.txt:1)"),
 // prefixed by the project's directory when the run spans several; notes about unreadable pins.

@@ -36,6 +36,14 @@ std::string fingerprint(const SourceFile& file, const Diagnostic& diagnostic, co
 // Whether a baseline may hide findings of `code`.
 bool baselinable(std::string_view code);
 
+// A recorded finding as the baseline file describes it.
+struct BaselineEntry {
+  std::string code;
+  std::string path;  // relative to the root it was written for
+  std::string message;
+  size_t count = 1;
+};
+
 class Baseline {
  public:
   // Throws BaselineError for a missing or malformed file.
@@ -49,9 +57,12 @@ class Baseline {
   size_t filter(const SourceFile& file, std::vector<Diagnostic>& diagnostics);
   // How many findings the baseline recorded (an entry with a count of 3 is three).
   [[nodiscard]] size_t size() const { return size_; }
+  // The recorded findings no call to `filter` has matched so far (their count is what is left).
+  [[nodiscard]] std::vector<BaselineEntry> unmatched() const;
 
  private:
   std::map<std::string, size_t> remaining_;  // fingerprint -> count
+  std::map<std::string, BaselineEntry> recorded_;  // fingerprint -> what the file says about it
   PathRoots roots_;
   size_t size_ = 0;
 };

@@ -51,6 +51,7 @@ struct ConfigFile {
   std::map<std::string, Language> extensions;  // "pyw" -> Python
   buildfiles::ExtraExtensions build_extensions;  // ".conf" -> Shell: build files by ending
   std::optional<std::string> min_torch;
+  std::optional<size_t> max_file_size_mb;      // 0: no limit
   std::map<std::string, FixPolicy> policy;     // by code, "ALL" for every rule
   std::optional<bool> respect_gitignore;
   std::optional<std::string> output_format;

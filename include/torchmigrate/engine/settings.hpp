@@ -36,6 +36,10 @@ struct Settings {
   TorchVersion min_torch{2, 7};  // the default supported range; see torch_range.hpp
   std::map<std::string, FixPolicy> policies;  // by code; "ALL" sets the default
   bool unsafe_fixes = false;
+  // Files larger than this are not parsed: one TM900 note instead (0: no limit). Parsing costs
+  // about 2 s and 200 MB per MB of Python, so a generated 50 MB file would take minutes.
+  static constexpr size_t kDefaultMaxFileBytes = size_t{4} << 20;
+  size_t max_file_bytes = kDefaultMaxFileBytes;
   // Which rules may offer fixes (Ruff's `fixable`/`unfixable`): empty `fixable` means all; the
   // most specific selector wins, and on a tie `unfixable`.
   std::vector<std::string> fixable;

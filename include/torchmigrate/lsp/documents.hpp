@@ -59,6 +59,7 @@ class Document {
   int version_;
   std::shared_ptr<const SourceFile> file_;
   std::optional<python::SyntaxTree> tree_;
+  [[nodiscard]] bool worth_a_tree() const;
   std::optional<Analysis> analysis_;
 };
 

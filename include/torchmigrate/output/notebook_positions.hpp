@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <ostream>
 
 #include "torchmigrate/core/source_file.hpp"
@@ -17,6 +18,8 @@ class NotebookPositions {
   explicit NotebookPositions(const SourceFile& file);
   // Null for a file that is not a notebook, or an offset outside every cell.
   [[nodiscard]] std::optional<notebook::CellPosition> at(uint32_t offset) const;
+  // The line of the cell's source that holds `offset` (without its line break); null as for `at`.
+  [[nodiscard]] std::optional<std::string_view> cell_line(uint32_t offset) const;
 
  private:
   std::optional<notebook::Notebook> notebook_;

@@ -13,6 +13,7 @@
 
 #include "torchmigrate/core/diagnostic.hpp"
 #include "torchmigrate/core/source_file.hpp"
+#include "torchmigrate/engine/baseline.hpp"
 #include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/settings.hpp"
 
@@ -24,6 +25,29 @@ struct FileFindings {
   // The settings the file was checked with (its project's policy and torch range decide
   // which fixes apply); null: the report's.
   const engine::Settings* settings = nullptr;
+  size_t project = 0;  // index into Report::projects (when the run lists them)
+  // With a baseline kept for progress (`report --baseline`): per finding, whether the baseline
+  // did not record it. Empty otherwise.
+  std::vector<bool> new_since{};
+};
+
+// One project of the run: its directory as shown and the torch range its pins or configuration give.
+struct ProjectSummary {
+  std::string root;
+  std::string min_torch;  // "2.7"
+  std::string source;     // "requirements.txt:1", "--min-torch", "default"
+  size_t files = 0;       // files checked in it
+};
+
+// Progress against a recorded baseline (`report --baseline FILE`).
+struct BaselineProgress {
+  std::string path;
+  size_t recorded = 0;    // findings the baseline holds
+  size_t still_open = 0;  // recorded and still found
+  size_t new_since = 0;   // found, could be recorded, and are not
+  std::vector<engine::BaselineEntry> fixed;  // recorded and no longer found
+
+  [[nodiscard]] size_t fixed_count() const { return recorded - still_open; }
 };
 
 struct Report {
@@ -39,13 +63,16 @@ struct Report {
   std::string base;
   bool color = false;    // ANSI colour in the text formats (a terminal, or --color always)
   bool summary = true;   // the closing "Found N ..." lines of the text formats (off: --quiet)
+  size_t files_checked = 0;              // every file of the run, with findings or not
+  std::vector<ProjectSummary> projects;  // by root; empty when the caller does not list them
+  const BaselineProgress* progress = nullptr;
 
   [[nodiscard]] const engine::Settings& settings_for(const FileFindings& findings) const {
     return findings.settings != nullptr ? *findings.settings : *settings;
   }
 };
 
-enum class Format { Concise, Full, Json, JsonLines, Sarif, Github, Gitlab, Junit, Markdown };
+enum class Format { Concise, Full, Json, JsonLines, Sarif, Github, Gitlab, Junit, Markdown, Html };
 
 // Every --output-format name, in the order the help text lists them.
 const std::vector<std::string>& format_names();
@@ -61,6 +88,8 @@ void write_github(const Report& report, std::ostream& out);
 void write_gitlab(const Report& report, std::ostream& out);
 void write_junit(const Report& report, std::ostream& out);
 void write_markdown(const Report& report, std::ostream& out);
+// The migration report: one self-contained HTML page (src/output/html/).
+void write_html(const Report& report, std::ostream& out);
 // The closing lines of the text formats: counts and how many more `--fix` could fix.
 void write_summary(const Report& report, std::ostream& out);
 void write(Format format, const Report& report, std::ostream& out);

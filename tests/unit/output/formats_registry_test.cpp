@@ -11,16 +11,17 @@ using namespace format_tests;
 TEST_CASE("every format name parses and dispatches to its writer") {
   CHECK(output::format_names() ==
         std::vector<std::string>{"concise", "full", "json", "json-lines", "sarif", "github", "gitlab", "junit",
-                                 "markdown"});
+                                 "markdown", "html"});
   CHECK(output::parse_format("json-lines") == output::Format::JsonLines);
   CHECK(output::parse_format("sarif") == output::Format::Sarif);
   CHECK(output::parse_format("github") == output::Format::Github);
   CHECK(output::parse_format("gitlab") == output::Format::Gitlab);
   CHECK(output::parse_format("junit") == output::Format::Junit);
   CHECK(output::parse_format("markdown") == output::Format::Markdown);
+  CHECK(output::parse_format("html") == output::Format::Html);
   CHECK_THROWS_WITH(output::parse_format("xml"),
                     "unknown output format `xml`; expected one of: concise, full, json, json-lines, sarif, github, "
-                    "gitlab, junit, markdown");
+                    "gitlab, junit, markdown, html");
 
   LintedReport linted;
   std::ostringstream out;
@@ -32,6 +33,9 @@ TEST_CASE("every format name parses and dispatches to its writer") {
   std::ostringstream markdown;
   output::write(output::Format::Markdown, linted.report, markdown);
   CHECK(markdown.str() == render(output::write_markdown, linted.report));
+  std::ostringstream html;
+  output::write(output::Format::Html, linted.report, html);
+  CHECK(html.str() == render(output::write_html, linted.report));
 }
 
 TEST_CASE("report paths are relative to the root when below it") {

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// The top of the report: the headline numbers, each project's supported torch range, and the
+// progress against a baseline.
+#include <fmt/format.h>
+
+#include "torchmigrate/output/html.hpp"
+
+namespace torchmigrate::output::html {
+namespace {
+
+constexpr size_t kFixedListed = 200;
+
+// One number, found by tests and scripts through its `data-metric`.
+std::string card(std::string_view id, size_t value, std::string_view label) {
+  return fmt::format(
+      "<div class=\"card {0}\"><span class=\"num\" id=\"metric-{0}\" data-metric=\"{0}\">{1}</span>"
+      "<span class=\"label\">{2}</span></div>\n",
+      escape(id), value, escape(label));
+}
+
+std::string cards(const std::vector<HeadlineItem>& items, std::string_view group) {
+  std::string out = fmt::format("<div class=\"cards {}\">\n", escape(group));
+  for (const HeadlineItem& item : items) {
+    if (item.group == group) out += card(item.id, item.value, item.label);
+  }
+  return out + "</div>\n";
+}
+
+std::string projects_table(const Report& report) {
+  if (report.projects.empty()) return {};
+  std::vector<size_t> findings(report.projects.size(), 0);
+  for (const FileFindings& file : report.files) {
+    if (file.project < findings.size()) findings[file.project] += file.diagnostics.size();
+  }
+  std::string out =
+      "<table id=\"projects\"><thead><tr><th>Project</th><th>Supported torch</th><th>From</th>"
+      "<th class=\"n\">Files</th><th class=\"n\">Findings</th></tr></thead><tbody>\n";
+  for (size_t i = 0; i < report.projects.size(); ++i) {
+    const ProjectSummary& project = report.projects[i];
+    out += fmt::format(
+        "<tr><td><a class=\"filter-link\" href=\"#filter=project:{}\">{}</a></td><td class=\"torch\">&gt;= {}</td>"
+        "<td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+        i, escape_text(project.root), escape_text(project.min_torch), escape_text(project.source), project.files,
+        findings[i]);
+  }
+  return out + "</tbody></table>\n";
+}
+
+std::string progress_block(const BaselineProgress& progress) {
+  std::string out = fmt::format(
+      "<div id=\"progress\"><h3>Progress since the baseline <code>{}</code></h3>\n<div class=\"cards progress\">\n",
+      escape_text(progress.path));
+  std::pair<const char*, std::pair<const char*, size_t>> items[] = {
+      {"baseline-recorded", {"recorded in the baseline", progress.recorded}},
+      {"baseline-fixed", {"fixed since", progress.fixed_count()}},
+      {"baseline-open", {"still open", progress.still_open}},
+      {"baseline-new", {"new since", progress.new_since}},
+  };
+  for (const auto& [id, item] : items) out += card(id, item.second, item.first);
+  out += "</div>\n<p class=\"note\">TM1xx findings (they break on 2.8) are never recorded in a baseline, so they "
+         "are neither new nor fixed here; the table marks the new findings.</p>\n";
+  if (!progress.fixed.empty()) {
+    out += "<details><summary>Fixed since the baseline</summary><ul class=\"fixed\">\n";
+    size_t listed = 0;
+    for (const engine::BaselineEntry& entry : progress.fixed) {
+      if (listed++ == kFixedListed) {
+        out += fmt::format("<li>\u2026 and {} more</li>\n", progress.fixed.size() - kFixedListed);
+        break;
+      }
+      out += fmt::format("<li><code>{}</code> {} {}{}</li>\n", escape_text(entry.code), escape_text(entry.path),
+                         escape_text(entry.message), entry.count > 1 ? fmt::format(" (\u00d7{})", entry.count) : "");
+    }
+    out += "</ul></details>\n";
+  }
+  return out + "</div>\n";
+}
+
+}  // namespace
+
+std::string headline_section(const Report& report, const Headline& headline) {
+  std::vector<HeadlineItem> items = headline_items(headline);
+  std::string out = "<section id=\"headline\"><h2>Headline</h2>\n";
+  out += cards(items, "scope");
+  out += "<h3>By urgency</h3>\n" + cards(items, "urgency");
+  out += "<h3>Who does the work</h3>\n" + cards(items, "work");
+  if (!report.projects.empty()) out += "<h3>Supported torch per project</h3>\n" + projects_table(report);
+  if (report.progress != nullptr) out += progress_block(*report.progress);
+  return out + "</section>\n";
+}
+
+}  // namespace torchmigrate::output::html
