@@ -12,7 +12,8 @@ using namespace torchmigrate;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const std::string name(fuzz::kBuildFileNames[data[0] % fuzz::kBuildFileNameCount]);
-  const SourceFile file(name, std::string(fuzz::bytes(data + 1, size - 1)), engine::language_for(name));
-  (void)fuzz::lint_and_fix(file);
+  const std::optional<SourceFile> file =
+      fuzz::decoded_file(name, fuzz::bytes(data + 1, size - 1), engine::language_for(name));
+  if (file) (void)fuzz::lint_and_fix(*file);
   return 0;
 }

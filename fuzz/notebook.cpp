@@ -25,7 +25,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_REQUIRE(where.has_value());
     }
   }
-  const engine::FixOutcome outcome = fuzz::lint_and_fix(SourceFile("fuzz.ipynb", text, Language::Notebook));
+  const std::optional<SourceFile> file = fuzz::decoded_file("fuzz.ipynb", text, Language::Notebook);
+  if (!file) return 0;
+  const engine::FixOutcome outcome = fuzz::lint_and_fix(*file);
   if (!outcome.applied.empty()) FUZZ_REQUIRE(notebook::parse(outcome.text).notebook.has_value());
   return 0;
 }
