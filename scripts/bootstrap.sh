@@ -4,6 +4,7 @@
 # grammar), builds out of tree, then either runs the demo or the whole test suite.
 #   scripts/bootstrap.sh demo   # build the binary only and check examples/legacy-project
 #   scripts/bootstrap.sh test   # also the test tools, tests and benchmarks; run every test
+#   scripts/bootstrap.sh sanitize  # as test, built with ASan+UBSan in build-sanitize/ (errors fatal)
 # `demo` installs only what building and running torchmigrate needs.
 # Re-running it is fast and changes nothing that is already in place.
 set -euo pipefail
@@ -11,12 +12,19 @@ set -euo pipefail
 mode="${1:-demo}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TORCHMIGRATE_BUILD_DIR:-$root/build}"
+sanitize=""
+if [ "$mode" = sanitize ]; then
+  # The whole test suite with sanitizers, in its own build directory (cmake/sanitizers.cmake).
+  mode=test
+  sanitize=address,undefined
+  build="${TORCHMIGRATE_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
+fi
 cd "$root"
 
 case "$mode" in
   demo | test) ;;
   *)
-    echo "usage: scripts/bootstrap.sh demo|test" >&2
+    echo "usage: scripts/bootstrap.sh demo|test|sanitize" >&2
     exit 2
     ;;
 esac
@@ -66,7 +74,7 @@ fi
 with_tests=OFF
 [ "$mode" = test ] && with_tests=ON
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTORCHMIGRATE_BUILD_TESTS="$with_tests" \
-  -DTORCHMIGRATE_BUILD_BENCHMARKS="$with_tests" >/dev/null
+  -DTORCHMIGRATE_BUILD_BENCHMARKS="$with_tests" -DTORCHMIGRATE_SANITIZE="$sanitize" >/dev/null
 cmake --build "$build" --parallel "$(nproc)"
 
 case "$mode" in
@@ -76,6 +84,8 @@ case "$mode" in
     [ "${status:-0}" -le 1 ]
     ;;
   test)
+    [ -z "$sanitize" ] || export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+      UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
     ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)"
     ;;
 esac

@@ -40,7 +40,7 @@ std::vector<ShellWord> shell_words(std::string_view text) {
             if (text[i] == '(') ++depth;
             if (text[i] == ')' && --depth == 0) break;
           }
-          ++i;
+          if (i < text.size()) ++i;  // past the closing `)`; an unclosed `$(` ends with the text
           unquoted_part = true;
           continue;
         }

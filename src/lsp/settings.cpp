@@ -91,7 +91,8 @@ std::vector<std::string> SettingsResolver::set_options(const ClientOptions& opti
   ClientOptions accepted = options;
   const std::pair<const char*, std::vector<std::string>*> lists[] = {
       {"select", &accepted.select}, {"extendSelect", &accepted.extend_select}, {"ignore", &accepted.ignore}};
-  for (const auto& [name, list] : lists) {
+  for (const auto& [option, list] : lists) {
+    const char* name = option;  // a lambda may not capture a structured binding before clang 16
     std::erase_if(*list, [&](const std::string& selector) {
       try {
         engine::validate_selector(selector, catalog_);

@@ -6,6 +6,7 @@
 #include "torchmigrate/buildfiles/assignments.hpp"
 #include "torchmigrate/buildfiles/pep440.hpp"
 #include "torchmigrate/buildfiles/requirements.hpp"
+#include "torchmigrate/buildfiles/shell_words.hpp"
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/engine/discovery.hpp"
 #include "torchmigrate/engine/linter.hpp"
@@ -210,4 +211,12 @@ TEST_CASE("TM403 uses the project fact that another CMake file finds Torch") {
   CHECK(engine::Linter(engine::Catalog::builtin(), checks::builtin_registry(), settings).lint(file).empty());
   settings.project = engine::Project::with_facts({.calls_onnx_dynamo_export = false, .cmake_finds_torch = true, .dlpack = {}});
   CHECK(engine::Linter(engine::Catalog::builtin(), checks::builtin_registry(), settings).lint(file).size() == 1);
+}
+
+TEST_CASE("an unclosed command substitution ends its word at the end of the text") {
+  for (std::string_view text : {"echo $(date", "a $((1 + (2)", "x=$("}) {
+    std::vector<ShellWord> words = shell_words(text);
+    REQUIRE_FALSE(words.empty());
+    CHECK(words.back().end == text.size());
+  }
 }

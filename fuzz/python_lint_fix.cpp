@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+// The Python front, semantic model, every Python check and the fixer: decodes the input as a run
+// does, lints it as a .py file with all rules selected (unsafe fixes included), applies the
+// fixes and lints the result. Fixed code must parse: never more syntax errors than the input had (lint_support.hpp has the
+// other invariants).
+#include <string>
+
+#include "lint_support.hpp"
+
+using namespace torchmigrate;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::optional<SourceFile> file = fuzz::decoded_file("fuzz.py", fuzz::bytes(data, size), Language::Python);
+  if (!file) return 0;
+  const engine::FixOutcome outcome = fuzz::lint_and_fix(*file);
+  if (!outcome.applied.empty()) {
+    FUZZ_REQUIRE(engine::python_syntax_errors(outcome.text) <= engine::python_syntax_errors(file->text()));
+  }
+  return 0;
+}
