@@ -179,10 +179,10 @@ FixOutcome fix_file(const Linter& linter, const SourceFile& file) {
   const std::vector<Diagnostic> original_diagnostics = lint(file);
   std::vector<Diagnostic> diagnostics = original_diagnostics;
   std::optional<size_t> syntax_errors;  // of `text`; computed once a pass has something to apply
+  bool broken_before = false;           // the file as read already had a syntax error
   std::set<std::string> invalid_reported;
 
-  auto roll_back = [&](std::string message) {
-    Diagnostic problem = internal_error(std::move(message));
+  auto roll_back = [&](Diagnostic problem) {
     outcome.rollback = problem;
     outcome.problems.push_back(std::move(problem));
     outcome.text = file.text();
@@ -220,13 +220,16 @@ FixOutcome fix_file(const Linter& linter, const SourceFile& file) {
       std::vector<std::string> codes;
       for (const Candidate& candidate : candidates) codes.push_back(candidate.diagnostic->code);
       outcome.hit_pass_limit = true;
-      roll_back("Fixes for " + code_list(codes) + " did not settle after " + std::to_string(kMaxFixPasses) +
-                " passes; the file was left unchanged (please report this)");
+      roll_back(internal_error("Fixes for " + code_list(codes) + " did not settle after " +
+                               std::to_string(kMaxFixPasses) + " passes; the file was left unchanged (please report this)"));
       break;
     }
     std::string next = apply_keeping_final_newline(text, accepted, file);
     if (python) {
-      if (!syntax_errors) syntax_errors = python_syntax_errors(text);
+      if (!syntax_errors) {
+        syntax_errors = python_syntax_errors(text);
+        broken_before = pass == 0 && *syntax_errors > 0;
+      }
       size_t after = python_syntax_errors(next);
       if (after > *syntax_errors) {
         // Name the fixes that break the syntax on their own; if none does, the combination did.
@@ -242,8 +245,20 @@ FixOutcome fix_file(const Linter& linter, const SourceFile& file) {
           for (const Candidate& candidate : candidates) culprits.push_back(candidate.diagnostic->code);
         }
         std::string where = line != 0 && pass == 0 ? " at line " + std::to_string(line) : "";
-        roll_back("Fix for " + code_list(culprits) + where +
-                  " would introduce a syntax error; the file was left unchanged (please report this)");
+        if (broken_before) {
+          // Expected, not a bug: a finding in code the parser had to recover from can carry a
+          // fix that does not fit the code as written.
+          Diagnostic problem;
+          problem.code = kIoErrorCode;
+          problem.severity = Severity::Warning;
+          problem.message = "Fix for " + code_list(culprits) + where +
+                            " not applied: the file already has a syntax error (TM901) and the fix would add one; "
+                            "the file was left unchanged. Correct the syntax error, then run --fix again";
+          roll_back(std::move(problem));
+        } else {
+          roll_back(internal_error("Fix for " + code_list(culprits) + where +
+                                   " would introduce a syntax error; the file was left unchanged (please report this)"));
+        }
         break;
       }
       syntax_errors = after;

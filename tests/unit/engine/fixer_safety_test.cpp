@@ -108,8 +108,13 @@ TEST_CASE("a file that already had a syntax error is rolled back only when a fix
   std::string broken = "def f(:\n    pass\ny = breakme(2)\n";
   CHECK(python_syntax_errors(broken) > 0);
   FixOutcome outcome = breaking.fix(broken);
-  CHECK(outcome.rollback.has_value());
+  REQUIRE(outcome.rollback.has_value());
   CHECK(outcome.text == broken);
+  // Not an internal error: the file was broken before any fix.
+  CHECK(outcome.rollback->code == kIoErrorCode);
+  CHECK(outcome.rollback->severity == Severity::Warning);
+  CHECK_THAT(outcome.rollback->message, Catch::Contains("already has a syntax error (TM901)"));
+  CHECK_THAT(outcome.rollback->message, !Catch::Contains("please report"));
 
   TestLinter fine("TM994");
   outcome = fine.fix("def f(:\n    pass\ny = addline()\n");
