@@ -62,16 +62,17 @@ void withhold_unfixable(std::vector<Diagnostic>& diagnostics, const Settings& se
   }
 }
 
-// A file past the size budget: one note, no parse (minutes of work and gigabytes for a
+// A file past the size budget gets one note and no parse (minutes of work and gigabytes for a
 // generated file that no one will migrate by hand).
-Diagnostic over_budget(const SourceFile& file, size_t budget) {
+std::optional<Diagnostic> over_budget(const SourceFile& file, const Settings& settings) {
+  if (settings.max_file_bytes == 0 || file.text().size() <= settings.max_file_bytes) return std::nullopt;
   Diagnostic diagnostic;
   diagnostic.code = kIoErrorCode;
   diagnostic.severity = Severity::Info;
   diagnostic.message = fmt::format(
       "Skipped: {:.1f} MB is over the size budget of {} MB for one file; not checked (raise `max-file-size-mb`, "
       "0 for no limit)",
-      static_cast<double>(file.text().size()) / (1 << 20), budget >> 20);
+      static_cast<double>(file.text().size()) / (1 << 20), settings.max_file_bytes >> 20);
   return diagnostic;
 }
 
@@ -109,7 +110,7 @@ Linter::Linter(const Catalog& catalog, const CheckRegistry& registry, Settings s
 }
 
 std::vector<Diagnostic> Linter::lint(const SourceFile& file) const {
-  if (settings_.max_file_bytes != 0 && file.text().size() > settings_.max_file_bytes) return {over_budget(file, settings_.max_file_bytes)};
+  if (auto note = over_budget(file, settings_)) return {*note};
   switch (file.language()) {
     case Language::Python: {
       std::vector<Diagnostic> diagnostics = lint_python(file, nullptr);
@@ -130,7 +131,7 @@ std::vector<Diagnostic> Linter::lint(const SourceFile& file) const {
 }
 
 std::vector<Diagnostic> Linter::lint(const SourceFile& file, const python::SyntaxTree& tree) const {
-  if (settings_.max_file_bytes != 0 && file.text().size() > settings_.max_file_bytes) return {over_budget(file, settings_.max_file_bytes)};
+  if (auto note = over_budget(file, settings_)) return {*note};
   if (file.language() == Language::Python) return lint_python(file, &tree);
   return lint(file);
 }
