@@ -22,6 +22,7 @@
 #include "torchmigrate/cli/progress.hpp"
 #include "torchmigrate/cli/project_context.hpp"
 #include "torchmigrate/cli/report_root.hpp"
+#include "torchmigrate/cli/shard.hpp"
 #include "torchmigrate/cli/stdin_input.hpp"
 #include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/discovery.hpp"
@@ -201,6 +202,10 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_flag("-s,--silent", options.silent, "Print no report; only the exit code tells");
   command.add_flag("-v,--verbose", options.verbose,
                    "Also say which configuration applied to each project and how long each phase took (stderr)");
+  command.add_option("--shard", options.shard,
+                     "Check only share K of N of the files (1 <= K <= N), split by size, for a CI matrix")
+      ->type_name("K/N")
+      ->envname("TORCHMIGRATE_SHARD");
   command.add_flag("--show-files", options.show_files,
                    "Print the files that would be checked (after excludes and .gitignore) and exit");
   command.add_flag("--show-settings", options.show_settings,
@@ -237,6 +242,17 @@ int run_check(const CheckOptions& options) {
   if (std::string error = stdin_usage_error(options); !error.empty()) {
     std::cerr << "torchmigrate: error: " << error << '\n';
     return kExitUsage;
+  }
+  for (const std::string& path : ignored_for_stdin(options)) {
+    std::cerr << "torchmigrate: warning: ignoring `" << path << "` in favour of standard input (--stdin-filename)\n";
+  }
+  if (!options.shard.empty()) {
+    try {
+      parse_shard(options.shard);
+    } catch (const std::invalid_argument& error) {
+      std::cerr << "torchmigrate: error: " << error.what() << '\n';
+      return kExitUsage;
+    }
   }
   if (options.fix_only && options.statistics) {
     std::cerr << "torchmigrate: error: --fix-only reports no findings for --statistics to count; use --fix "
@@ -320,6 +336,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
   for (const std::string& note : discovery.notes) std::cerr << "torchmigrate: note: " << note << '\n';
   if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
+  if (!options.shard.empty()) discovery.files = files_of_shard(discovery.files, parse_shard(options.shard));
   checked_files = discovery.files.size();
   phases.end("discovery");
   if (options.show_files) {

@@ -5,19 +5,28 @@
 
 namespace torchmigrate::cli {
 
+// As in Ruff, --stdin-filename always means standard input; paths beside it are ignored with a warning.
 bool reads_stdin(const CheckOptions& options) {
-  if (std::find(options.paths.begin(), options.paths.end(), "-") != options.paths.end()) return true;
-  return options.paths.empty() && !options.stdin_filename.empty();
+  if (!options.stdin_filename.empty()) return true;
+  return std::find(options.paths.begin(), options.paths.end(), "-") != options.paths.end();
 }
 
 std::string stdin_usage_error(const CheckOptions& options) {
-  if (!reads_stdin(options)) {
-    return options.stdin_filename.empty() ? "" : "--stdin-filename names standard input; pass `-` instead of paths";
-  }
-  if (options.paths.size() > 1) return "`-` (standard input) cannot be combined with other paths";
+  if (!reads_stdin(options)) return "";
+  bool dash = std::find(options.paths.begin(), options.paths.end(), "-") != options.paths.end();
+  if (dash && options.paths.size() > 1) return "`-` (standard input) cannot be combined with other paths";
   if (options.add_noqa) return "--add-noqa writes files; it cannot read standard input";
   if (options.show_files) return "--show-files lists files on disk; it cannot read standard input";
   return "";
+}
+
+std::vector<std::string> ignored_for_stdin(const CheckOptions& options) {
+  std::vector<std::string> ignored;
+  if (options.stdin_filename.empty()) return ignored;
+  for (const std::string& path : options.paths) {
+    if (path != "-") ignored.push_back(path);
+  }
+  return ignored;
 }
 
 std::string stdin_display_path(const CheckOptions& options) {

@@ -41,6 +41,8 @@ OPTIONS = [
     (["--per-file-ignores"], "a.py:TM102", [], True),
     (["--fixable"], "TM102", [], True),
     (["--unfixable"], "TM201", [], True),
+    (["--shard"], "1/2", [], True),
+    (["--stdin-filename"], "a.py", [], False),
     (["--config"], "other.toml", [], True),
     (["--baseline"], "baseline.json", [], True),
     (["--write-baseline"], "written-baseline.json", ["written-baseline.json"], True),
@@ -105,7 +107,7 @@ class OptionsBeforePaths(unittest.TestCase):
         # CLI11 prints a value option with its type: `  --select LIST ...`, `  -j,--jobs UINT ...`.
         taking_value = set()
         for line in help_text.splitlines():
-            match = re.match(r"^\s+(-[\w-]+(?:,\s*--[\w-]+)?)\s+(?:LIST|TEXT|UINT|INT|DIR|FILE|ENUM|[A-Z]+:)", line)
+            match = re.match(r"^\s+(-[\w-]+(?:,\s*--[\w-]+)?)\s+(?:LIST|TEXT|UINT|INT|DIR|FILE|PATH|K/N|ENUM|[A-Z]+:)", line)
             if match:
                 taking_value.update(name.strip() for name in match.group(1).split(","))
         listed = {name for names, *_ in OPTIONS for name in names}

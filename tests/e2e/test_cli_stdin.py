@@ -57,9 +57,16 @@ class StandardInput(unittest.TestCase):
         self.assertIn("pkg/model.py:2:", result.stdout)
 
     def test_misuse_is_a_usage_error(self):
-        for args in (["-", "pkg"], ["pkg", "--stdin-filename", "x.py"], ["-", "--add-noqa"]):
+        for args in (["-", "pkg"], ["-", "--add-noqa"]):
             with self.subTest(args=args):
                 run("check", *args, cwd=self.tree.root, input=SOURCE, check_exit=2)
+
+    def test_stdin_filename_wins_over_paths_with_a_warning(self):
+        # As in Ruff: editors pass --stdin-filename together with the file's path.
+        result = run("check", "pkg", "--stdin-filename", "pkg/model.py", cwd=self.tree.root, input=SOURCE,
+                     check_exit=1)
+        self.assertIn("ignoring `pkg` in favour of standard input", result.stderr)
+        self.assertIn("pkg/model.py:2:", result.stdout)
 
 
 if __name__ == "__main__":

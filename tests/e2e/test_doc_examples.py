@@ -84,7 +84,8 @@ class DocumentedCommandsRun(unittest.TestCase):
             # HOME too: examples that install something for the user write there.
             (work / "home").mkdir()
             env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], HOME=str(work / "home"),
-                       GITHUB_STEP_SUMMARY=str(work / "summary.md"))
+                       GITHUB_STEP_SUMMARY=str(work / "summary.md"),
+                       CI_NODE_INDEX="1", CI_NODE_TOTAL="2")  # what CI recipes read
             env.pop("TORCHMIGRATE_OUTPUT_FORMAT", None)
             for command in commands:
                 total += 1

@@ -17,6 +17,7 @@ inline constexpr int kExitUsage = 2;
 struct CheckOptions {
   std::vector<std::string> paths;
   std::string stdin_filename;  // the name of the file read from standard input (`-`)
+  std::string shard;           // K/N: check only this CI job's share of the files
   std::vector<std::string> select, extend_select, ignore, policies;
   std::string output_format;  // empty: the configuration's, else concise
   std::string output_file;  // empty: stdout

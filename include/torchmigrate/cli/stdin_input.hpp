@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/engine/discovery.hpp"
@@ -13,8 +14,10 @@
 
 namespace torchmigrate::cli {
 
-// `-` among the paths, or --stdin-filename with no path at all.
+// `-` among the paths, or --stdin-filename (which, as in Ruff, always reads standard input).
 bool reads_stdin(const CheckOptions& options);
+// The paths that --stdin-filename makes the run ignore (to warn about).
+std::vector<std::string> ignored_for_stdin(const CheckOptions& options);
 // Why this combination of options cannot read standard input, or "".
 std::string stdin_usage_error(const CheckOptions& options);
 // The name the input is checked and reported under.
