@@ -17,6 +17,8 @@ std::string stdin_usage_error(const CheckOptions& options) {
   if (dash && options.paths.size() > 1) return "`-` (standard input) cannot be combined with other paths";
   if (options.add_noqa) return "--add-noqa writes files; it cannot read standard input";
   if (options.show_files) return "--show-files lists files on disk; it cannot read standard input";
+  // A shard might not own the one file, which would then go unchecked without a word.
+  if (!options.shard.empty()) return "--shard splits files on disk; drop it (or TORCHMIGRATE_SHARD) to check standard input";
   return "";
 }
 

@@ -57,7 +57,7 @@ class StandardInput(unittest.TestCase):
         self.assertIn("pkg/model.py:2:", result.stdout)
 
     def test_misuse_is_a_usage_error(self):
-        for args in (["-", "pkg"], ["-", "--add-noqa"]):
+        for args in (["-", "pkg"], ["-", "--add-noqa"], ["-", "--shard", "2/2"]):
             with self.subTest(args=args):
                 run("check", *args, cwd=self.tree.root, input=SOURCE, check_exit=2)
 
