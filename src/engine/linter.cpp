@@ -130,9 +130,10 @@ std::vector<Diagnostic> Linter::lint(const SourceFile& file) const {
   return {};
 }
 
-std::vector<Diagnostic> Linter::lint(const SourceFile& file, const python::SyntaxTree& tree) const {
+std::vector<Diagnostic> Linter::lint(const SourceFile& file, const python::SyntaxTree& tree,
+                                     const StopRequested& stop) const {
   if (auto note = over_budget(file, settings_)) return {*note};
-  if (file.language() == Language::Python) return lint_python(file, &tree);
+  if (file.language() == Language::Python) return lint_python(file, &tree, stop);
   return lint(file);
 }
 
@@ -197,7 +198,11 @@ void Linter::finish_suppressions(const SourceFile& file, Suppressions& suppressi
   sort_diagnostics(diagnostics);
 }
 
-std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python::SyntaxTree* parsed) const {
+std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python::SyntaxTree* parsed,
+                                            const StopRequested& stop) const {
+  auto poll = [&stop] {
+    if (stop && stop()) throw LintCancelled();
+  };
   std::vector<std::unique_ptr<PythonCheck>> checks;
   for (const RuleSpec* rule : python_rules_) {
     if (mentions_any(file.text(), rule->triggers)) checks.push_back((*registry_.python(rule->check_family))(*rule));
@@ -234,12 +239,19 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python
   for (const auto& check : checks) {
     for (std::string_view kind : check->node_kinds()) dispatch[python::python_kind_id(kind)].push_back(check.get());
   }
+  poll();
   python::SemanticModel model(tree.root());
   PythonCheckContext context(file, model, settings_, diagnostics);
 
   // Pre-order walk with a cursor: no recursion, no allocation per node.
   TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
+  uint32_t visited = 0;
   for (;;) {
+    // A stale editor lint stops within a few milliseconds of the next edit.
+    if (++visited % 4096 == 0 && stop && stop()) {
+      ts_tree_cursor_delete(&cursor);
+      throw LintCancelled();
+    }
     python::Node node(ts_tree_cursor_current_node(&cursor), file.text());
     python::KindId kind = python::python_kind_id(node.symbol());
     for (PythonCheck* check : dispatch[kind]) check->visit(node, context);
@@ -256,7 +268,9 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python
     if (!advanced) break;
   }
   ts_tree_cursor_delete(&cursor);
+  poll();
   for (const auto& check : checks) check->finish(context);
+  poll();
   // Compatibility code already handles both versions, and code only older torch runs is dead
   // for this project: never flag either. Each rule's guards are computed once per file.
   python::CompatGuards guards(tree.root(), model);

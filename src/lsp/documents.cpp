@@ -31,7 +31,6 @@ Document::Document(std::string uri, std::optional<std::filesystem::path> path, L
                    std::string text)
     : uri_(std::move(uri)), path_(std::move(path)), language_(language), version_(version) {
   file_ = std::make_shared<SourceFile>(path_ ? path_->string() : uri_, std::move(text), language_);
-  parse_from_scratch();
 }
 
 // A document past the default size budget keeps no tree: the linter says it is too large
@@ -40,9 +39,20 @@ bool Document::worth_a_tree() const {
   return language_ == Language::Python && file_->text().size() <= engine::Settings::kDefaultMaxFileBytes;
 }
 
-void Document::parse_from_scratch() {
+void Document::parse_from_scratch() const {
   tree_.reset();
   if (worth_a_tree()) tree_.emplace(python::SyntaxTree::parse(file_->text()));
+  tree_state_ = TreeState::Current;
+}
+
+const python::SyntaxTree* Document::tree() const {
+  if (tree_state_ == TreeState::Edited && worth_a_tree()) {
+    tree_->reparse(file_->text());
+    tree_state_ = TreeState::Current;
+  } else if (tree_state_ != TreeState::Current) {
+    parse_from_scratch();
+  }
+  return tree_ ? &*tree_ : nullptr;
 }
 
 void Document::apply_changes(const std::vector<ContentChange>& changes, int version) {
@@ -61,7 +71,7 @@ void Document::apply_changes(const std::vector<ContentChange>& changes, int vers
     if (!pristine && !lines) lines.emplace(text);
     TextRange range = PositionMapper(text, pristine ? file_->lines() : *lines).text_range(*change.range);
     // The tree learns each edit in the coordinates of the text it applies to.
-    if (tree_ && !replaced_whole) tree_->edit(text, range, change.text);
+    if (tree_ && tree_state_ != TreeState::Discarded && !replaced_whole) tree_->edit(text, range, change.text);
     text.replace(range.start, range.length(), change.text);
     pristine = false;
     lines.reset();
@@ -69,10 +79,13 @@ void Document::apply_changes(const std::vector<ContentChange>& changes, int vers
   file_ = std::make_shared<SourceFile>(file_->path(), std::move(text), language_);
   version_ = version;
   analysis_.reset();
-  if (tree_ && !replaced_whole && worth_a_tree()) {
-    tree_->reparse(file_->text());
+  // An Edited tree knows the edits but still points into the old text; tree() re-parses it
+  // before anyone reads it. A whole-text replacement leaves nothing worth reusing.
+  if (tree_ && !replaced_whole && tree_state_ != TreeState::Discarded) {
+    tree_state_ = TreeState::Edited;
   } else {
-    parse_from_scratch();
+    tree_.reset();
+    tree_state_ = TreeState::Discarded;
   }
 }
 

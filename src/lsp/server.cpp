@@ -135,6 +135,15 @@ void Server::dispatch_request(const Request& request, const std::vector<json>& c
   try {
     json result = (this->*handler->second)(request.params);
     sink_(make_response(request.id, std::move(result)));
+  } catch (const engine::LintCancelled&) {
+    // Newer edits are already waiting: the client asks again (pull diagnostics are told to).
+    if (request.method == "textDocument/diagnostic") {
+      json error = make_error(request.id, ErrorCode::ServerCancelled, "The document changed; ask again");
+      error["error"]["data"] = {{"retriggerRequest", true}};
+      sink_(error);
+    } else {
+      sink_(make_error(request.id, ErrorCode::ContentModified, "The document changed while answering"));
+    }
   } catch (const json::exception& error) {
     sink_(make_error(request.id, ErrorCode::InvalidParams, std::string("Invalid params: ") + error.what()));
   } catch (const std::invalid_argument& error) {
@@ -322,7 +331,9 @@ const Document::Analysis& Server::analyze(Document& document) {
   report_settings_errors(resolver_.take_errors());
   if (!document.path() || !resolver_.is_excluded(*document.path())) {
     const engine::Linter& linter = *analysis.settings->linter;
-    analysis.diagnostics = document.tree() != nullptr ? linter.lint(document.file(), *document.tree())
+    engine::StopRequested stop;
+    if (stale_) stop = [this, &document] { return stale_(document.uri()); };
+    analysis.diagnostics = document.tree() != nullptr ? linter.lint(document.file(), *document.tree(), stop)
                                                       : linter.lint(document.file());
     engine::withhold_self_imports(analysis.diagnostics, document.file());
   }
@@ -449,7 +460,15 @@ void Server::publish_pending() {
     Document* document = documents_.find(uri);
     json params = {{"uri", uri}, {"diagnostics", json::array()}};
     if (document != nullptr) {
-      for (const Diagnostic& diagnostic : analyze(*document).diagnostics) {
+      const Document::Analysis* analysis = nullptr;
+      try {
+        analysis = &analyze(*document);
+      } catch (const engine::LintCancelled&) {
+        // Stale: the edits waiting in the input bring a newer version to publish instead.
+        pending_publish_.insert(uri);
+        continue;
+      }
+      for (const Diagnostic& diagnostic : analysis->diagnostics) {
         params["diagnostics"].push_back(diagnostic_json(*document, diagnostic));
       }
       params["version"] = document->version();
@@ -468,13 +487,20 @@ void Server::log_message(int type, const std::string& message) {
 
 namespace {
 
-// Frames read by a thread of their own, so that everything that arrived while the server was
-// busy is handled as one batch (and a cancellation can overtake its request).
+// Messages are read and parsed by a thread of their own, so that everything that arrived while
+// the server was busy is handled as one batch (and a cancellation can overtake its request),
+// and so that an analysis can see that newer input already changes its document.
 struct Inbox {
   std::mutex mutex;
   std::condition_variable ready;
-  std::deque<Frame> frames;
+  std::deque<Message> messages;
+  std::set<std::string> changed_uris;  // documents that waiting messages open, change or close
   bool closed = false;
+
+  [[nodiscard]] bool makes_stale(const std::string& uri) {
+    std::lock_guard lock(mutex);
+    return closed || changed_uris.contains(uri);
+  }
 };
 
 Message to_message(const Frame& frame) {
@@ -482,6 +508,18 @@ Message to_message(const Frame& frame) {
     return Malformed{ErrorCode::ParseError, "Parse error: " + frame.error, nullptr};
   }
   return parse_message(frame.body);
+}
+
+// The document a didOpen, didChange or didClose is about.
+std::optional<std::string> changed_uri(const Message& message) {
+  const auto* notification = std::get_if<Notification>(&message);
+  if (notification == nullptr || !notification->method.starts_with("textDocument/did") ||
+      notification->method == "textDocument/didSave") {
+    return std::nullopt;
+  }
+  const json* uri = lookup(notification->params, {"textDocument", "uri"});
+  if (uri == nullptr || !uri->is_string()) return std::nullopt;
+  return uri->get<std::string>();
 }
 
 }  // namespace
@@ -493,31 +531,36 @@ int run_server(std::istream& in, std::ostream& out) {
   std::thread([transport, inbox] {
     for (;;) {
       Frame frame = transport->read();
-      std::lock_guard lock(inbox->mutex);
       if (frame.status == Frame::Status::EndOfStream) {
+        std::lock_guard lock(inbox->mutex);
         inbox->closed = true;
         inbox->ready.notify_one();
         return;
       }
-      inbox->frames.push_back(std::move(frame));
+      Message message = to_message(frame);
+      std::optional<std::string> uri = changed_uri(message);
+      std::lock_guard lock(inbox->mutex);
+      if (uri) inbox->changed_uris.insert(std::move(*uri));
+      inbox->messages.push_back(std::move(message));
       inbox->ready.notify_one();
     }
   }).detach();
 
   Server server([&](const json& message) { transport->write(message); }, engine::Catalog::builtin(),
                 checks::builtin_registry());
+  server.set_stale_check([inbox](const std::string& uri) { return inbox->makes_stale(uri); });
   for (;;) {
-    std::deque<Frame> frames;
+    std::deque<Message> messages;
     bool closed = false;
     {
       std::unique_lock lock(inbox->mutex);
-      inbox->ready.wait(lock, [&] { return !inbox->frames.empty() || inbox->closed; });
-      frames.swap(inbox->frames);
+      inbox->ready.wait(lock, [&] { return !inbox->messages.empty() || inbox->closed; });
+      messages.swap(inbox->messages);
+      inbox->changed_uris.clear();
       closed = inbox->closed;
     }
-    std::vector<Message> batch;
-    for (const Frame& frame : frames) batch.push_back(to_message(frame));
-    server.handle_batch(batch);
+    server.handle_batch(std::vector<Message>(std::make_move_iterator(messages.begin()),
+                                             std::make_move_iterator(messages.end())));
     if (server.exit_code()) return *server.exit_code();
     if (closed) return server.shutdown_requested() ? 0 : 1;
   }

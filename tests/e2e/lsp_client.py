@@ -8,7 +8,7 @@ from tm_e2e import BINARY
 
 
 class LspClient:
-    def __init__(self, root):
+    def __init__(self, root, pull_diagnostics=True):
         self.process = subprocess.Popen([BINARY, "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL, cwd=root)
         self.next_id = 1
@@ -17,7 +17,7 @@ class LspClient:
             "rootUri": root.as_uri(),
             "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
             "capabilities": {"textDocument": {
-                "diagnostic": {},
+                **({"diagnostic": {}} if pull_diagnostics else {}),
                 "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["quickfix", "source"]}}},
             }},
         })

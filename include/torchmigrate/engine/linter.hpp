@@ -8,6 +8,7 @@
 
 #include "torchmigrate/core/diagnostic.hpp"
 #include "torchmigrate/core/source_file.hpp"
+#include "torchmigrate/engine/cancellation.hpp"
 #include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/python_check.hpp"
 #include "torchmigrate/engine/settings.hpp"
@@ -27,14 +28,17 @@ class Linter {
   // Findings sorted by position then code; never throws for bad input.
   [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file) const;
   // The same for a Python file whose tree is already parsed from exactly `file.text()` (an
-  // editor keeps the tree and re-parses incrementally); other languages ignore `tree`.
-  [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file, const python::SyntaxTree& tree) const;
+  // editor keeps the tree and re-parses incrementally); other languages ignore `tree`. When
+  // `stop` says yes during the work, throws LintCancelled.
+  [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file, const python::SyntaxTree& tree,
+                                             const StopRequested& stop = {}) const;
   [[nodiscard]] const Settings& settings() const { return settings_; }
   [[nodiscard]] const Catalog& catalog() const { return catalog_; }
   [[nodiscard]] const std::vector<const RuleSpec*>& enabled_rules() const { return python_rules_; }
 
  private:
-  [[nodiscard]] std::vector<Diagnostic> lint_python(const SourceFile& file, const python::SyntaxTree* parsed) const;
+  [[nodiscard]] std::vector<Diagnostic> lint_python(const SourceFile& file, const python::SyntaxTree* parsed,
+                                                    const StopRequested& stop = {}) const;
   // The notebook's code cells as one Python module, findings mapped back into the JSON bytes
   // (src/engine/notebook_lint.cpp).
   [[nodiscard]] std::vector<Diagnostic> lint_notebook(const SourceFile& file) const;

@@ -35,8 +35,9 @@ class Document {
   [[nodiscard]] const std::optional<std::filesystem::path>& path() const { return path_; }
   [[nodiscard]] int version() const { return version_; }
   [[nodiscard]] const SourceFile& file() const { return *file_; }
-  // The Python tree of exactly file().text(); nullptr for other languages.
-  [[nodiscard]] const python::SyntaxTree* tree() const { return tree_ ? &*tree_ : nullptr; }
+  // The Python tree of exactly file().text(); nullptr for other languages. Edits are only
+  // recorded in the tree; it is re-parsed on first use, so a burst of edits costs one parse.
+  [[nodiscard]] const python::SyntaxTree* tree() const;
 
   // Findings of the current text, computed on demand and kept until the text or the
   // settings change.
@@ -51,14 +52,17 @@ class Document {
   void drop_analysis() { analysis_.reset(); }
 
  private:
-  void parse_from_scratch();
+  void parse_from_scratch() const;
 
   std::string uri_;
   std::optional<std::filesystem::path> path_;
   Language language_;
   int version_;
   std::shared_ptr<const SourceFile> file_;
-  std::optional<python::SyntaxTree> tree_;
+  // Memoised parse of file_: mutable so that const readers can bring it up to date.
+  mutable std::optional<python::SyntaxTree> tree_;
+  enum class TreeState { Current, Edited, Discarded };  // Edited: re-parse reusing the old tree
+  mutable TreeState tree_state_ = TreeState::Discarded;
   [[nodiscard]] bool worth_a_tree() const;
   std::optional<Analysis> analysis_;
 };

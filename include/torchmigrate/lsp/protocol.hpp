@@ -25,6 +25,8 @@ enum class ErrorCode : int {
   ServerNotInitialized = -32002,
   RequestFailed = -32803,
   RequestCancelled = -32800,
+  ContentModified = -32801,  // the document changed while the request was being answered
+  ServerCancelled = -32802,  // only for requests that allow it (pull diagnostics)
 };
 
 struct Request {

@@ -39,6 +39,10 @@ class Server {
   void handle_batch(const std::vector<Message>& batch);
   void handle(const Message& message) { handle_batch({message}); }
 
+  // Asked while a document is analysed: true when newer input already changes that document
+  // (or input ended), so the analysis is stale and is stopped.
+  void set_stale_check(std::function<bool(const std::string& uri)> stale) { stale_ = std::move(stale); }
+
   // Set once `exit` arrived: 0 after a shutdown request, 1 otherwise.
   [[nodiscard]] std::optional<int> exit_code() const { return exit_code_; }
   [[nodiscard]] bool shutdown_requested() const { return state_ == State::ShuttingDown; }
@@ -75,6 +79,7 @@ class Server {
   Document& document_for(const json& params);
 
   Sink sink_;
+  std::function<bool(const std::string& uri)> stale_;
   const engine::Catalog& catalog_;
   State state_ = State::Uninitialized;
   std::optional<int> exit_code_;
