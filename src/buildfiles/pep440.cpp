@@ -141,8 +141,7 @@ std::optional<Version> Version::parse(std::string_view text) {
   } catch (const std::out_of_range&) {
     return std::nullopt;
   }
-  // Trailing zeros do not count: 1.0 == 1.0.0.
-  while (version.release_.size() > 1 && version.release_.back() == 0) version.release_.pop_back();
+  // Trailing zeros stay (`~=2.8.0` needs them); compare() pads, so 1.0 == 1.0.0 still.
   return version;
 }
 
@@ -197,14 +196,35 @@ std::optional<std::vector<Specifier>> parse_specifiers(std::string_view text) {
   return out;
 }
 
-bool admits_version_below(const std::vector<Specifier>& specifiers, const Version& bound) {
-  std::vector<Interval> allowed{{{}, {bound, false}}};
+namespace {
+
+// The versions every specifier admits, within `start`; empty for a clause that does not parse
+// (parse_specifiers rejects those).
+std::vector<Interval> admitted(const std::vector<Specifier>& specifiers, Interval start) {
+  std::vector<Interval> allowed{std::move(start)};
   for (const Specifier& specifier : specifiers) {
     std::optional<std::vector<Interval>> set = intervals(specifier);
-    if (!set) return false;  // unparsable: parse_specifiers rejects these
+    if (!set) return {};
     allowed = intersect(allowed, *set);
   }
-  return !allowed.empty();
+  return allowed;
+}
+
+}  // namespace
+
+bool admits_version_below(const std::vector<Specifier>& specifiers, const Version& bound) {
+  return !admitted(specifiers, {{}, {bound, false}}).empty();
+}
+
+std::optional<LowerBound> lowest_admitted(const std::vector<Specifier>& specifiers) {
+  std::vector<Interval> allowed = admitted(specifiers, {});
+  if (allowed.empty()) return std::nullopt;
+  std::optional<LowerBound> lowest;
+  for (const Interval& interval : allowed) {
+    if (!interval.low.version) return std::nullopt;  // unbounded below
+    if (!lowest || *interval.low.version < lowest->version) lowest = LowerBound{*interval.low.version, interval.low.inclusive};
+  }
+  return lowest;
 }
 
 }  // namespace torchmigrate::buildfiles

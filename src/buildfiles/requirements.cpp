@@ -107,12 +107,18 @@ void toml_strings(const toml::node* node, std::string_view text, std::string_vie
   }
 }
 
-void pyproject(const BuildFile& file, std::string_view wanted, std::vector<Requirement>& out) {
+void pyproject(const BuildFile& file, std::string_view wanted, std::vector<Requirement>& out,
+               std::optional<FormatError>* error) {
   toml::table root;
   try {
     root = toml::parse(file.text);
-  } catch (const toml::parse_error&) {
-    return;  // not valid TOML: nothing to read reliably
+  } catch (const toml::parse_error& parse_error) {
+    // Not valid TOML: nothing to read reliably.
+    if (error != nullptr) {
+      *error = FormatError{static_cast<uint32_t>(parse_error.source().begin.line),
+                           "not valid TOML (" + std::string(parse_error.description()) + ")"};
+    }
+    return;
   }
   toml_strings(root["project"]["dependencies"].node(), file.text, wanted, out);
   toml_strings(root["project"]["optional-dependencies"].node(), file.text, wanted, out);
@@ -341,7 +347,8 @@ std::optional<Pep508> parse_conda_spec(std::string_view text) {
   return result;
 }
 
-std::vector<Requirement> find_requirements(const BuildFile& file, std::string_view name) {
+std::vector<Requirement> find_requirements(const BuildFile& file, std::string_view name,
+                                           std::optional<FormatError>* error) {
   std::vector<Requirement> out;
   // Quick test on the letters alone, so `ONNX_Script` still counts.
   auto letters = [](std::string_view text) {
@@ -356,7 +363,7 @@ std::vector<Requirement> find_requirements(const BuildFile& file, std::string_vi
   }
   switch (file.kind) {
     case FileKind::Requirements: requirement_file(file, name, out); break;
-    case FileKind::Toml: pyproject(file, name, out); break;
+    case FileKind::Toml: pyproject(file, name, out, error); break;
     case FileKind::Ini: setup_cfg(file, name, out); break;
     case FileKind::SetupPy: setup_py(file, name, out); break;
     case FileKind::CondaEnvironment: conda_environment(file, name, out); break;

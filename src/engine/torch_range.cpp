@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/torch_range.hpp"
 
-#include <toml++/toml.h>
-
 #include <algorithm>
 #include <set>
 #include <fstream>
-#include <functional>
 #include <sstream>
 #include <system_error>
 
-#include "torchmigrate/engine/pep440.hpp"
-#include "torchmigrate/python/syntax_tree.hpp"
+#include "torchmigrate/buildfiles/build_file.hpp"
+#include "torchmigrate/buildfiles/pep440.hpp"
+#include "torchmigrate/buildfiles/requirements.hpp"
 
 namespace torchmigrate::engine {
 namespace fs = std::filesystem;
@@ -75,48 +73,55 @@ std::optional<std::string> read_text(const fs::path& file, std::vector<std::stri
   return buffer.str();
 }
 
-// Collects pins from requirement strings, noting the ones that cannot be read.
+// The torch requirements of one pin file, read by the same reader as the packaging rules
+// (buildfiles::find_requirements), each turned into the lowest MAJOR.MINOR it admits.
 class PinCollector {
  public:
   PinCollector(const fs::path& file, std::vector<std::string>& notes) : where_(display(file)), notes_(notes) {}
 
-  // `conda`: a conda match spec, where the package may also be called `pytorch`.
-  void add(std::string_view requirement_text, size_t line, bool conda = false) {
-    std::optional<Requirement> requirement = parse_requirement(requirement_text);
-    if (!requirement) return;
-    bool is_torch = requirement->name == "torch" || (conda && requirement->name == "pytorch");
-    if (!is_torch) return;
-    std::string specifiers = conda ? conda_to_pep440(requirement->specifiers) : requirement->specifiers;
-    std::string source = where_ + ":" + std::to_string(line);
-    try {
-      if (std::optional<TorchVersion> lowest = lowest_admitted(specifiers)) pins_.push_back({*lowest, source});
-    } catch (const SpecifierError& error) {
-      std::string shown(trim(requirement_text));
-      notes_.push_back(source + ": cannot read the torch requirement `" + shown + "` (" + error.what() + "); ignored");
+  void add_all(std::string_view text, buildfiles::FileKind kind) {
+    buildfiles::BuildFile build_file = buildfiles::BuildFile::read(text, kind);
+    std::optional<buildfiles::FormatError> error;
+    std::vector<buildfiles::Requirement> requirements = buildfiles::find_requirements(build_file, "torch", &error);
+    if (error) notes_.push_back(where_ + ":" + std::to_string(error->line) + ": " + error->what + "; ignored");
+    // conda calls the distribution `pytorch`.
+    if (kind == buildfiles::FileKind::CondaEnvironment) {
+      for (buildfiles::Requirement& conda : buildfiles::find_requirements(build_file, "pytorch")) {
+        if (conda.conda) requirements.push_back(std::move(conda));
+      }
     }
+    for (const buildfiles::Requirement& requirement : requirements) add(text, requirement);
   }
 
-  std::vector<TorchPin> take() { return std::move(pins_); }
+  std::vector<TorchPin> take() {
+    std::stable_sort(pins_.begin(), pins_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<TorchPin> pins;
+    for (auto& [offset, pin] : pins_) pins.push_back(std::move(pin));
+    return pins;
+  }
 
  private:
-  // Conda match specs: `pytorch=2.8` and `pytorch 2.8.*` mean `==2.8.*`; a build string may follow.
-  static std::string conda_to_pep440(const std::string& specifiers) {
-    std::string_view spec = trim(specifiers);
-    if (spec.starts_with('=') && !spec.starts_with("==")) {
-      spec.remove_prefix(1);
-      spec = spec.substr(0, spec.find('='));
-      return "==" + std::string(trim(spec));
-    }
-    if (!spec.empty() && std::isdigit(static_cast<unsigned char>(spec.front()))) {
-      spec = spec.substr(0, spec.find(' '));
-      return "==" + std::string(spec);
-    }
-    return std::string(spec);
+  void add(std::string_view text, const buildfiles::Requirement& requirement) {
+    size_t line = static_cast<size_t>(std::count(text.begin(), text.begin() + requirement.range.start, '\n')) + 1;
+    std::string source = where_ + ":" + std::to_string(line);
+    std::string shown(trim(text.substr(requirement.range.start, requirement.range.length())));
+    auto note = [&](const std::string& why) {
+      notes_.push_back(source + ": cannot read the torch requirement `" + shown + "` (" + why + "); ignored");
+    };
+    std::optional<std::vector<buildfiles::Specifier>> specifiers = buildfiles::parse_specifiers(requirement.specifier);
+    if (!specifiers) return note("`" + requirement.specifier + "` is not a version specifier");
+    std::optional<buildfiles::LowerBound> lowest = buildfiles::lowest_admitted(*specifiers);
+    if (!lowest) return;  // no lower bound: says nothing about the oldest supported torch
+    const buildfiles::Version& version = lowest->version;
+    if (version.epoch() != 0) return note("torch versions have no epoch");
+    const std::vector<long>& release = version.release();
+    TorchVersion pinned{static_cast<int>(release[0]), release.size() > 1 ? static_cast<int>(release[1]) : 0};
+    pins_.emplace_back(requirement.range.start, TorchPin{pinned, source});
   }
 
   std::string where_;
   std::vector<std::string>& notes_;
-  std::vector<TorchPin> pins_;
+  std::vector<std::pair<uint32_t, TorchPin>> pins_;  // by offset, for a stable order
 };
 
 // `-r other.txt` / `--requirement=other.txt` / `-c constraints.txt` lines: pip reads those files
@@ -135,172 +140,12 @@ std::optional<std::string> included_file(std::string_view line) {
   return std::nullopt;
 }
 
-void read_requirements(std::string_view text, PinCollector& pins, std::vector<std::string>& includes) {
-  size_t number = 0;
-  size_t start_line = 0;
-  std::string logical;  // a requirement continued over lines with `\`
-  std::istringstream lines{std::string(text)};
-  for (std::string line; std::getline(lines, line);) {
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (logical.empty()) start_line = number;
-    // A `#` starts a comment at the line start or after whitespace.
-    for (size_t hash = line.find('#'); hash != std::string::npos; hash = line.find('#', hash + 1)) {
-      if (hash == 0 || std::isspace(static_cast<unsigned char>(line[hash - 1]))) {
-        line.erase(hash);
-        break;
-      }
-    }
-    std::string_view view = trim(line);
-    if (view.ends_with('\\')) {
-      logical += std::string(view.substr(0, view.size() - 1)) + " ";
-      continue;
-    }
-    logical += std::string(view);
-    std::string_view requirement = trim(logical);
-    // Options (`-r other.txt`, `--hash=...` after a requirement) are not part of the specifier.
-    if (!requirement.empty() && requirement.front() != '-') {
-      size_t option = requirement.find(" -");
-      pins.add(requirement.substr(0, option), start_line);
-    } else if (auto included = included_file(requirement)) {
-      includes.push_back(*included);
-    }
-    logical.clear();
+std::vector<std::string> included_files(std::string_view text) {
+  std::vector<std::string> includes;
+  for (const buildfiles::LogicalLine& line : buildfiles::logical_lines(text, buildfiles::FileKind::Requirements)) {
+    if (auto included = included_file(trim(line.text))) includes.push_back(*included);
   }
-}
-
-void read_pyproject(const fs::path& file, std::string_view text, PinCollector& pins, std::vector<std::string>& notes) {
-  toml::table document;
-  try {
-    document = toml::parse(text, file.string());
-  } catch (const toml::parse_error& error) {
-    notes.push_back(display(file) + ":" + std::to_string(error.source().begin.line) + ": not valid TOML (" +
-                    std::string(error.description()) + "); ignored");
-    return;
-  }
-  auto add_array = [&](const toml::node* node) {
-    const toml::array* array = node == nullptr ? nullptr : node->as_array();
-    if (array == nullptr) return;
-    for (const toml::node& element : *array) {
-      if (const auto* value = element.as_string()) pins.add(value->get(), element.source().begin.line);
-    }
-  };
-  add_array(document["project"]["dependencies"].node());
-  if (const toml::table* optional = document["project"]["optional-dependencies"].as_table()) {
-    for (const auto& [group, requirements] : *optional) add_array(&requirements);
-  }
-}
-
-// setup.cfg: `install_requires` in [options] and every key of [options.extras_require], each a
-// requirement per (continuation) line.
-void read_setup_cfg(std::string_view text, PinCollector& pins) {
-  std::string section;
-  bool in_list = false;
-  size_t number = 0;
-  std::istringstream lines{std::string(text)};
-  for (std::string line; std::getline(lines, line);) {
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::string_view view = trim(line);
-    if (view.empty() || view.front() == '#' || view.front() == ';') continue;
-    bool continuation = std::isspace(static_cast<unsigned char>(line.front()));
-    if (view.front() == '[' && view.back() == ']') {
-      section = std::string(trim(view.substr(1, view.size() - 2)));
-      in_list = false;
-      continue;
-    }
-    if (continuation) {
-      if (in_list) pins.add(view, number);
-      continue;
-    }
-    size_t equals = view.find_first_of("=:");
-    if (equals == std::string_view::npos) {
-      in_list = false;
-      continue;
-    }
-    std::string key(trim(view.substr(0, equals)));
-    in_list = (section == "options" && key == "install_requires") || section == "options.extras_require";
-    std::string_view value = trim(view.substr(equals + 1));
-    if (in_list && !value.empty()) pins.add(value, number);
-  }
-}
-
-// setup.py: string literals of `install_requires=[...]` / `extras_require={...: [...]}` in any
-// call, following a name to its module-level list assignment.
-void read_setup_py(std::string_view text, PinCollector& pins) {
-  python::SyntaxTree tree = python::SyntaxTree::parse(text);
-  python::Node root = tree.root();
-  auto line_of = [&](const python::Node& node) {
-    return static_cast<size_t>(std::count(text.begin(), text.begin() + node.start(), '\n')) + 1;
-  };
-  auto module_assignment = [&](std::string_view name) -> python::Node {
-    python::Node found;
-    for (uint32_t i = 0; i < root.named_child_count(); ++i) {
-      python::Node statement = root.named_child(i);
-      if (statement.kind() != "expression_statement" || statement.named_child_count() == 0) continue;
-      python::Node assignment = statement.named_child(0);
-      if (assignment.kind() == "assignment" && assignment.field("left").text() == name) {
-        found = assignment.field("right");
-      }
-    }
-    return found;
-  };
-  std::function<void(python::Node, int)> add_strings = [&](python::Node value, int depth) {
-    if (!value || depth > 3) return;
-    std::string_view kind = value.kind();
-    if (kind == "identifier") {
-      add_strings(module_assignment(value.text()), depth + 1);
-    } else if (kind == "list" || kind == "tuple" || kind == "set") {
-      for (uint32_t i = 0; i < value.named_child_count(); ++i) add_strings(value.named_child(i), depth);
-    } else if (kind == "dictionary") {
-      for (uint32_t i = 0; i < value.named_child_count(); ++i) {
-        python::Node pair = value.named_child(i);
-        if (pair.kind() == "pair") add_strings(pair.field("value"), depth);
-      }
-    } else if (kind == "string") {
-      std::string_view literal = value.text();
-      size_t quote = literal.find_first_of("'\"");
-      if (quote == std::string_view::npos) return;
-      literal.remove_prefix(quote);
-      size_t delimiter = literal.starts_with("'''") || literal.starts_with("\"\"\"") ? 3 : 1;
-      if (literal.size() < 2 * delimiter) return;
-      pins.add(literal.substr(delimiter, literal.size() - 2 * delimiter), line_of(value));
-    }
-  };
-  // The tree is small (one setup.py); a plain walk over keyword arguments is enough.
-  std::function<void(python::Node)> walk = [&](python::Node node) {
-    if (node.kind() == "keyword_argument") {
-      std::string_view name = node.field("name").text();
-      if (name == "install_requires" || name == "extras_require") add_strings(node.field("value"), 0);
-    }
-    for (uint32_t i = 0; i < node.named_child_count(); ++i) walk(node.named_child(i));
-  };
-  walk(root);
-}
-
-// environment.yml: list items under the top-level `dependencies:` key, including its `pip:` list.
-void read_environment(std::string_view text, PinCollector& pins) {
-  bool in_dependencies = false;
-  size_t number = 0;
-  std::istringstream lines{std::string(text)};
-  for (std::string line; std::getline(lines, line);) {
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (size_t hash = line.find(" #"); hash != std::string::npos) line.erase(hash);
-    std::string_view view = trim(line);
-    if (view.empty() || view.front() == '#') continue;
-    if (!std::isspace(static_cast<unsigned char>(line.front())) && view.front() != '-') {
-      in_dependencies = view.starts_with("dependencies:");
-      continue;
-    }
-    if (!in_dependencies || view.front() != '-') continue;
-    view = trim(view.substr(1));
-    if (view.size() >= 2 && (view.front() == '"' || view.front() == '\'') && view.back() == view.front()) {
-      view = view.substr(1, view.size() - 2);
-    }
-    if (size_t channel = view.find("::"); channel != std::string_view::npos) view.remove_prefix(channel + 2);
-    pins.add(view, number, /*conda=*/true);
-  }
+  return includes;
 }
 
 }  // namespace
@@ -349,10 +194,9 @@ std::vector<TorchPin> read_requirements_file(const fs::path& file, std::vector<s
   std::optional<std::string> text = read_text(file, notes);
   if (!text) return {};
   PinCollector collector(file, notes);
-  std::vector<std::string> includes;
-  read_requirements(*text, collector, includes);
+  collector.add_all(*text, buildfiles::FileKind::Requirements);
   std::vector<TorchPin> pins = collector.take();
-  for (const std::string& included : includes) {
+  for (const std::string& included : included_files(*text)) {
     std::vector<TorchPin> more = read_requirements_file((file.parent_path() / included).lexically_normal(), notes, seen);
     pins.insert(pins.end(), more.begin(), more.end());
   }
@@ -371,14 +215,7 @@ std::vector<TorchPin> read_torch_pins(const fs::path& file, std::vector<std::str
   std::optional<std::string> text = read_text(file, notes);
   if (!text) return {};
   PinCollector pins(file, notes);
-  switch (*kind) {
-    case PinFileKind::Requirements:
-    case PinFileKind::Constraints: break;  // read above
-    case PinFileKind::Pyproject: read_pyproject(file, *text, pins, notes); break;
-    case PinFileKind::SetupCfg: read_setup_cfg(*text, pins); break;
-    case PinFileKind::SetupPy: read_setup_py(*text, pins); break;
-    case PinFileKind::Environment: read_environment(*text, pins); break;
-  }
+  pins.add_all(*text, buildfiles::kind_for(file));
   return pins.take();
 }
 

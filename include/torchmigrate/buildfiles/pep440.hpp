@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// A small PEP 440 evaluator: versions, specifier sets, and the question the packaging rules
-// ask ("can this specifier set resolve to a version below X?"), answered on intervals.
+// The one PEP 440 evaluator: versions, specifier sets, and the two questions asked of them
+// ("can this set resolve to a version below X?" for the packaging rules, "what is the lowest
+// version it admits?" for the project's torch range), answered on intervals.
 #pragma once
 
 #include <optional>
@@ -20,7 +21,9 @@ class Version {
   [[nodiscard]] int compare(const Version& other) const;
   bool operator==(const Version& other) const { return compare(other) == 0; }
   bool operator<(const Version& other) const { return compare(other) < 0; }
+  // As written: `2.8.0` keeps its three parts (comparison pads with zeros, so 2.8 == 2.8.0).
   [[nodiscard]] const std::vector<long>& release() const { return release_; }
+  [[nodiscard]] long epoch() const { return epoch_; }
   [[nodiscard]] bool is_prerelease() const { return pre_phase_ >= 0 || dev_ >= 0; }
 
  private:
@@ -44,5 +47,14 @@ std::optional<std::vector<Specifier>> parse_specifiers(std::string_view text);
 // Whether some version strictly below `bound` satisfies every specifier (ignores the
 // pre-release exclusion, which only matters for pre-release bounds).
 bool admits_version_below(const std::vector<Specifier>& specifiers, const Version& bound);
+
+// The lowest version a specifier set admits: `>=2.7,<2.9` -> 2.7 (inclusive), `>2.7` -> 2.7
+// (exclusive: 2.7.1 is admitted), `==2.8.*` -> 2.8.dev0. nullopt when the set has no lower bound
+// (`<2.9`, `!=2.7.0`, empty) or admits nothing (`>=2.9,<2.8`).
+struct LowerBound {
+  Version version;
+  bool inclusive = true;
+};
+std::optional<LowerBound> lowest_admitted(const std::vector<Specifier>& specifiers);
 
 }  // namespace torchmigrate::buildfiles

@@ -43,7 +43,15 @@ struct Requirement {
   bool fixable = true;           // false when the text as written could not be mapped exactly
 };
 
-// Requirements whose normalised name is `name` (give it normalised).
-std::vector<Requirement> find_requirements(const BuildFile& file, std::string_view name);
+// Why a file's own format could not be read (pyproject.toml that is not TOML), and where.
+struct FormatError {
+  uint32_t line = 0;  // 1-based
+  std::string what;
+};
+
+// Requirements whose normalised name is `name` (give it normalised). A file whose format
+// cannot be read yields none, and says why in `error` when given.
+std::vector<Requirement> find_requirements(const BuildFile& file, std::string_view name,
+                                           std::optional<FormatError>* error = nullptr);
 
 }  // namespace torchmigrate::buildfiles

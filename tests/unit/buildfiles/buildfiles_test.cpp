@@ -153,6 +153,41 @@ TEST_CASE("PEP 440 versions and specifier sets") {
   CHECK_FALSE(parse_specifiers(">=0.3.*").has_value());
 }
 
+TEST_CASE("~= keeps the precision it was written with") {
+  // ~=2.8.0 is >=2.8.0,==2.8.*: 2.8.9 is inside, 2.9 outside.
+  CHECK(below("~=2.8.0,<2.8.9", "2.8.9"));
+  CHECK_FALSE(lowest_admitted(*parse_specifiers("~=2.8.0,>=2.9")).has_value());
+  CHECK(lowest_admitted(*parse_specifiers("~=2.8,>=2.9")).has_value());  // ~=2.8 is >=2.8,==2.*
+  CHECK(*Version::parse("2.8.0") == *Version::parse("2.8"));
+  CHECK(Version::parse("2.8.0")->release().size() == 3);
+}
+
+TEST_CASE("the lowest version a specifier set admits") {
+  auto lowest = [](std::string_view text) -> std::optional<std::string> {
+    std::optional<std::vector<Specifier>> parsed = parse_specifiers(text);
+    REQUIRE(parsed.has_value());
+    std::optional<LowerBound> bound = lowest_admitted(*parsed);
+    if (!bound) return std::nullopt;
+    std::string out = bound->inclusive ? "[" : "(";
+    for (long part : bound->version.release()) out += std::to_string(part) + ".";
+    out.pop_back();
+    if (bound->version.is_prerelease()) out += "-pre";
+    return out;
+  };
+  CHECK(lowest(">=2.7,<2.9") == "[2.7");
+  CHECK(lowest(">2.7") == "(2.7");
+  CHECK(lowest("<2.9, >=2.6.1") == "[2.6.1");
+  CHECK(lowest(">=2.6,>=2.8") == "[2.8");
+  CHECK(lowest("==2.8.*") == "[2.8-pre");  // 2.8.dev0, the first 2.8 release of any kind
+  CHECK(lowest("~=2.8.0") == "[2.8.0");
+  CHECK(lowest("==2.8.0+cu128") == "[2.8.0");
+  CHECK(lowest("!=2.7.0,>=2.7") == "(2.7.0");  // 2.7 equals 2.7.0, which is excluded
+  CHECK_FALSE(lowest("<2.9").has_value());
+  CHECK_FALSE(lowest("!=2.7.0").has_value());
+  CHECK_FALSE(lowest("").has_value());
+  CHECK_FALSE(lowest(">=2.9,<2.8").has_value());
+}
+
 TEST_CASE("requirements in each packaging format") {
   auto names = [](std::string_view text, FileKind kind) {
     std::vector<std::string> out;
