@@ -222,7 +222,8 @@ std::optional<LowerBound> lowest_admitted(const std::vector<Specifier>& specifie
   std::optional<LowerBound> lowest;
   for (const Interval& interval : allowed) {
     if (!interval.low.version) return std::nullopt;  // unbounded below
-    if (!lowest || *interval.low.version < lowest->version) lowest = LowerBound{*interval.low.version, interval.low.inclusive};
+    if (!lowest || *interval.low.version < lowest->version)
+      lowest = LowerBound{*interval.low.version, interval.low.inclusive};
   }
   return lowest;
 }

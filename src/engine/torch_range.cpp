@@ -2,8 +2,8 @@
 #include "torchmigrate/engine/torch_range.hpp"
 
 #include <algorithm>
-#include <set>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <system_error>
 

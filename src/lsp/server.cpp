@@ -302,7 +302,7 @@ void Server::did_change_configuration(const json& params) {
   ClientOptions options = parse_client_options(*settings, errors);
   std::vector<std::string> rejected = resolver_.set_options(options);
   errors.insert(errors.end(), rejected.begin(), rejected.end());
-  report_settings_errors(std::move(errors));
+  report_settings_errors(errors);
   settings_changed();
 }
 
@@ -317,7 +317,7 @@ void Server::settings_changed() {
   }
 }
 
-void Server::report_settings_errors(std::vector<std::string> errors) {
+void Server::report_settings_errors(const std::vector<std::string>& errors) {
   for (const std::string& error : errors) show_message(2, "torchmigrate: " + error);
 }
 
@@ -559,8 +559,8 @@ int run_server(std::istream& in, std::ostream& out) {
       inbox->changed_uris.clear();
       closed = inbox->closed;
     }
-    server.handle_batch(std::vector<Message>(std::make_move_iterator(messages.begin()),
-                                             std::make_move_iterator(messages.end())));
+    server.handle_batch(
+        std::vector<Message>(std::make_move_iterator(messages.begin()), std::make_move_iterator(messages.end())));
     if (server.exit_code()) return *server.exit_code();
     if (closed) return server.shutdown_requested() ? 0 : 1;
   }

@@ -72,7 +72,7 @@ class Server {
   json workspace_edit(const Document& document, const std::vector<Edit>& edits) const;
   void settings_changed();
   void apply_options(const json& options);
-  void report_settings_errors(std::vector<std::string> errors);
+  void report_settings_errors(const std::vector<std::string>& errors);
   void publish_pending();
   void show_message(int type, const std::string& message);
   void log_message(int type, const std::string& message);

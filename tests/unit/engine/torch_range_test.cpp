@@ -53,7 +53,7 @@ TEST_CASE("PEP 440 specifiers give the lowest MAJOR.MINOR they admit") {
   CHECK_FALSE(lowest("").has_value());
   CHECK(unreadable(">=two"));
   CHECK(unreadable(" 2.7"));
-  CHECK(unreadable(">=1!2.0"));  // torch has no epochs
+  CHECK(unreadable(">=1!2.0"));                   // torch has no epochs
   CHECK_FALSE(lowest(">=2.9,<2.8").has_value());  // admits nothing: no bound to keep working
 }
 
