@@ -11,7 +11,18 @@
 namespace torchmigrate::engine {
 namespace {
 
-// Comments of a Python file from the parser, so a `#` inside a string is never taken for one.
+// A comment appended at the end of this line would land inside a multi-line string.
+bool line_ends_in_string(const python::SyntaxTree& tree, uint32_t line_end) {
+  if (line_end == 0) return false;
+  TSNode raw = ts_node_descendant_for_byte_range(tree.root().raw(), line_end - 1, line_end);
+  for (python::Node node(raw, tree.source()); node; node = node.parent()) {
+    if (node.kind() == "string" && node.start() < line_end && node.end() > line_end) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<TextRange> python_comments(const python::SyntaxTree& tree) {
   std::vector<TextRange> comments;
   std::vector<python::Node> stack{tree.root()};
@@ -24,21 +35,27 @@ std::vector<TextRange> python_comments(const python::SyntaxTree& tree) {
   return comments;
 }
 
-// A comment appended at the end of this line would land inside a multi-line string.
-bool line_ends_in_string(const python::SyntaxTree& tree, uint32_t line_end) {
-  if (line_end == 0) return false;
-  TSNode raw = ts_node_descendant_for_byte_range(tree.root().raw(), line_end - 1, line_end);
-  for (python::Node node(raw, tree.source()); node; node = node.parent()) {
-    if (node.kind() == "string" && node.start() < line_end && node.end() > line_end) return true;
-  }
-  return false;
-}
-
 bool is_suppressible(const Diagnostic& diagnostic) {
   return diagnostic.code.starts_with("TM") && !diagnostic.code.starts_with("TM9") && diagnostic.code != "TM001";
 }
 
-}  // namespace
+std::optional<Edit> line_suppression(const SourceFile& file, const python::SyntaxTree* tree,
+                                     const Suppressions& suppressions, uint32_t line,
+                                     const std::vector<std::string>& codes) {
+  // cmd.exe has no `#` comment: text appended to `set X=...` would become part of the value.
+  // A notebook's lines are JSON: a comment belongs inside a cell's string, not after it.
+  if (file.language() == Language::Notebook || file.language() == Language::Unknown ||
+      (file.language() == Language::BuildFile && buildfiles::kind_for(file.path()) == buildfiles::FileKind::Batch)) {
+    return std::nullopt;
+  }
+  if (file.language() == Language::Python && tree == nullptr) return std::nullopt;  // strings unknown
+  TextRange range = file.lines().line_range(line, file.text());
+  std::string_view content = file.slice(range);
+  size_t last = content.find_last_not_of(" \t");
+  if (last != std::string_view::npos && content[last] == '\\') return std::nullopt;  // continued line
+  if (tree != nullptr && line_ends_in_string(*tree, range.end)) return std::nullopt;
+  return noqa_edit(file, suppressions, line, codes);
+}
 
 NoqaResult add_noqa(const SourceFile& file, const std::vector<Diagnostic>& diagnostics) {
   NoqaResult result;
@@ -48,14 +65,6 @@ NoqaResult add_noqa(const SourceFile& file, const std::vector<Diagnostic>& diagn
     if (is_suppressible(diagnostic)) codes_by_line[file.lines().line_of(diagnostic.range.start)].insert(diagnostic.code);
   }
   if (codes_by_line.empty()) return result;
-  // cmd.exe has no `#` comment: text appended to `set X=...` would become part of the value.
-  // A notebook's lines are JSON: a comment belongs inside a cell's string, not after it.
-  if (file.language() == Language::Notebook ||
-      (file.language() == Language::BuildFile && buildfiles::kind_for(file.path()) == buildfiles::FileKind::Batch)) {
-    for (const auto& [line, codes] : codes_by_line) result.skipped_lines.push_back(line + 1);
-    return result;
-  }
-
   std::optional<python::SyntaxTree> tree;
   std::vector<TextRange> comments;
   if (file.language() == Language::Python) {
@@ -65,17 +74,14 @@ NoqaResult add_noqa(const SourceFile& file, const std::vector<Diagnostic>& diagn
   Suppressions suppressions = Suppressions::parse(file, tree ? &comments : nullptr);
   std::vector<Edit> edits;
   for (const auto& [line, codes] : codes_by_line) {
-    TextRange range = file.lines().line_range(line, file.text());
-    std::string_view content = file.slice(range);
-    bool continued = !content.empty() && content.back() == '\\';
-    if (continued || (tree && line_ends_in_string(*tree, range.end))) {
+    std::optional<Edit> edit =
+        line_suppression(file, tree ? &*tree : nullptr, suppressions, line, {codes.begin(), codes.end()});
+    if (!edit) {
       result.skipped_lines.push_back(line + 1);
       continue;
     }
-    if (std::optional<Edit> edit = noqa_edit(file, suppressions, line, {codes.begin(), codes.end()})) {
-      edits.push_back(std::move(*edit));
-      ++result.added;
-    }
+    edits.push_back(std::move(*edit));
+    ++result.added;
   }
   result.text = apply_edits(file.text(), edits);
   return result;

@@ -46,6 +46,9 @@ bool code_matches(std::string_view code, std::string_view entry) {
 }
 
 void Suppressions::parse_comment(const SourceFile& file, TextRange comment, bool own_line) {
+  // The parser's comment token of a CRLF line ends with the CR, which belongs to the line end:
+  // an edit of the directive must keep it.
+  while (comment.end > comment.start && file.text()[comment.end - 1] == '\r') --comment.end;
   std::string text(file.slice(comment));
   uint32_t line = file.lines().line_of(comment.start);
   static const std::regex file_level(R"(^#\s*torchmigrate\s*:\s*noqa(?:\s*:\s*([A-Za-z0-9_,\s*-]+))?\s*$)",
@@ -148,47 +151,53 @@ std::vector<std::pair<const SuppressionDirective*, std::vector<size_t>>> Suppres
 
 std::optional<Edit> noqa_edit(const SourceFile& file, const Suppressions& suppressions, uint32_t line,
                               const std::vector<std::string>& codes) {
-  if (codes.empty()) return std::nullopt;
+  std::vector<std::string> wanted = codes;
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  if (wanted.empty()) return std::nullopt;
   bool cxx = file.language() == Language::Cxx;
+  auto join = [&](const std::vector<std::string>& list) {
+    std::string joined;
+    for (const std::string& code : list) joined += (joined.empty() ? "" : cxx ? "," : ", ") + code;
+    return joined;
+  };
   for (const SuppressionDirective& directive : suppressions.directives()) {
-    if (directive.file_level || directive.first_line != line || directive.codes.empty()) continue;
-    std::vector<std::string> merged = directive.codes;
-    for (const std::string& code : codes) {
-      if (std::find(merged.begin(), merged.end(), code) == merged.end()) merged.push_back(code);
+    if (directive.file_level || directive.first_line != line) continue;
+    if (directive.codes.empty()) return std::nullopt;  // a blanket directive already covers every code
+    std::vector<std::string> missing;
+    for (const std::string& code : wanted) {
+      bool listed = std::any_of(directive.codes.begin(), directive.codes.end(),
+                                [&](const std::string& entry) { return code_matches(code, entry); });
+      if (!listed) missing.push_back(code);
     }
-    std::sort(merged.begin(), merged.end());
-    std::string list;
-    for (const std::string& code : merged) list += (list.empty() ? "" : cxx ? "," : ", ") + code;
+    if (missing.empty()) return std::nullopt;
+    // Extend the list where it ends; whatever the comment says after it stays as written.
     std::string_view text = file.slice(directive.comment);
+    size_t end = std::string_view::npos;
     if (cxx) {
-      size_t open = text.find('(');
-      size_t close = text.find(')', open);
-      if (open == std::string_view::npos || close == std::string_view::npos) return std::nullopt;
-      return Edit::replace({directive.comment.start + static_cast<uint32_t>(open) + 1,
-                            directive.comment.start + static_cast<uint32_t>(close)}, list);
+      end = text.find(')', text.find('('));
+    } else {
+      static const std::regex list(R"(#\s*noqa\s*:\s*[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*)", std::regex::icase);
+      std::match_results<std::string_view::const_iterator> match;
+      if (std::regex_search(text.begin(), text.end(), match, list)) end = match.position(0) + match.length(0);
     }
-    static const std::regex noqa(R"(#\s*noqa\s*:\s*[A-Za-z0-9_,\s*-]*[A-Za-z0-9_*])", std::regex::icase);
-    std::string comment(text);
-    std::smatch match;
-    if (!std::regex_search(comment, match, noqa)) return std::nullopt;
-    return Edit::replace({directive.comment.start + static_cast<uint32_t>(match.position(0)),
-                          directive.comment.start + static_cast<uint32_t>(match.position(0) + match.length(0))},
-                         "# noqa: " + list);
+    if (end == std::string_view::npos) return std::nullopt;
+    return Edit::insert(directive.comment.start + static_cast<uint32_t>(end), (cxx ? "," : ", ") + join(missing));
   }
-  std::vector<std::string> sorted = codes;
-  std::sort(sorted.begin(), sorted.end());
-  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-  std::string list;
-  for (const std::string& code : sorted) list += (list.empty() ? "" : cxx ? "," : ", ") + code;
   TextRange range = file.lines().line_range(line, file.text());
+  std::string_view content = file.slice(range);
+  size_t first = content.find_first_not_of(" \t");
   if (!cxx && is_dockerfile(file)) {
-    std::string_view content = file.slice(range);
-    std::string indent(content.substr(0, content.find_first_not_of(" \t") == std::string_view::npos
-                                             ? 0
-                                             : content.find_first_not_of(" \t")));
-    return Edit::insert(range.start, indent + "# noqa: " + list + std::string(file.line_ending()));
+    // A Dockerfile comment must be a line of its own; the directive there covers the next line.
+    std::string indent(content.substr(0, first == std::string_view::npos ? 0 : first));
+    return Edit::insert(range.start, indent + "# noqa: " + join(wanted) + std::string(file.line_ending()));
   }
-  return Edit::insert(range.end, cxx ? "  // NOLINT(" + list + ")" : "  # noqa: " + list);
+  // Trailing blanks go: the comment follows the code at the usual two-space distance.
+  size_t last = content.find_last_not_of(" \t");
+  uint32_t code_end = range.start + static_cast<uint32_t>(last == std::string_view::npos ? 0 : last + 1);
+  std::string separator = last == std::string_view::npos ? "" : "  ";
+  return Edit::replace({code_end, range.end},
+                       separator + (cxx ? "// NOLINT(" + join(wanted) + ")" : "# noqa: " + join(wanted)));
 }
 
 }  // namespace torchmigrate::engine

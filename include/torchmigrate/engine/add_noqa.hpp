@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: MIT
-// `--add-noqa`: writes a suppression for every current finding onto its line (`# noqa: CODES`,
-// `// NOLINT(CODES)`), merging into a directive already there.
+// Suppression comments written for the user: `--add-noqa` puts one on the line of every current
+// finding (`# noqa: CODES`, `// NOLINT(CODES)`), merging into a directive already there, and the
+// editor's "suppress" action writes one for a single finding, through the same line_suppression.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "torchmigrate/core/diagnostic.hpp"
 #include "torchmigrate/core/source_file.hpp"
+#include "torchmigrate/engine/suppressions.hpp"
+
+namespace torchmigrate::python {
+class SyntaxTree;
+}
 
 namespace torchmigrate::engine {
 
@@ -18,5 +25,20 @@ struct NoqaResult {
 };
 
 NoqaResult add_noqa(const SourceFile& file, const std::vector<Diagnostic>& diagnostics);
+
+// The one place that decides where a suppression comment can go, for --add-noqa and the editor's
+// "suppress" action: the edit that suppresses `codes` on `line` (0-based; see noqa_edit), or
+// nullopt when no comment can go there (the line continues with a backslash or ends inside a
+// string, a notebook, a cmd script, a Python file without its tree) or the line already
+// suppresses them.
+std::optional<Edit> line_suppression(const SourceFile& file, const python::SyntaxTree* tree,
+                                     const Suppressions& suppressions, uint32_t line,
+                                     const std::vector<std::string>& codes);
+
+// Findings a directive may name: the rules' own codes, not internal notes or TM001 itself.
+bool is_suppressible(const Diagnostic& diagnostic);
+
+// The comments of a Python file, from its tree (a `#` inside a string is none).
+std::vector<TextRange> python_comments(const python::SyntaxTree& tree);
 
 }  // namespace torchmigrate::engine

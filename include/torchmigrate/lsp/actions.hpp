@@ -19,11 +19,11 @@ struct Suppression {
   std::string comment;  // what the line's comment will name, for the action title
 };
 
-// Suppresses `diagnostic` on the line where it starts: appends `# noqa: CODE` (Python, build
-// files) or `// NOLINT(CODE)` (C/C++/CUDA), or adds CODE to such a comment already there.
-// nullopt when the line already suppresses the code, or a comment cannot go there (the line
-// ends inside a string or continues with a backslash, or a Dockerfile instruction other
-// than RUN), or for internal codes.
+// Suppresses `diagnostic` on the line where it starts, exactly as `check --add-noqa` would
+// (engine::line_suppression): `# noqa: CODE` (Python, build files; in a Dockerfile on its own line
+// above) or `// NOLINT(CODE)` (C/C++/CUDA), or CODE added to such a comment already there.
+// nullopt when the line already suppresses the code, a comment cannot go there, or for
+// internal codes.
 std::optional<Suppression> suppression_edit(const Document& document, const Diagnostic& diagnostic);
 
 // One edit turning `before` into `after`, touching only the span between their common prefix

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "torchmigrate/checks/registry.hpp"
@@ -148,5 +149,48 @@ TEST_CASE("fixing every fixture with every rule enabled is safe, idempotent and 
         CHECK(encode_source(bom.text, decoded.bom) == std::string(kUtf8Bom) + fixed);
       }
     }
+  }
+}
+
+// The catalog's `fix.applicability` is the only word on fix safety: a check may offer less
+// (display-only inside compile options, unsafe when the project's torch range is not met), never
+// more, and every rule's fixtures reach exactly the catalog's level somewhere, so the catalog does
+// not claim a safety no check delivers.
+TEST_CASE("every fix is as safe as its catalog entry says, never safer") {
+  auto rank = [](Applicability applicability) {
+    switch (applicability) {
+      case Applicability::Safe: return 2;
+      case Applicability::Unsafe: return 1;
+      case Applicability::DisplayOnly: return 0;
+    }
+    return 0;
+  };
+  Settings settings;
+  settings.selection.select = {"ALL"};
+  settings.min_torch = TorchVersion::parse("2.9");  // every `fix.requires` met
+  Linter linter(Catalog::builtin(), checks::builtin_registry(), settings);
+  std::map<std::string, int> safest;  // per rule, the safest fix seen
+  for (const fs::path& input : fixture_inputs()) {
+    SourceFile file(input.string(), read(input), language_for(input));
+    for (const Diagnostic& diagnostic : linter.lint(file)) {
+      const RuleSpec* rule = Catalog::builtin().find(diagnostic.code);
+      if (rule == nullptr) continue;  // TM9xx notes
+      INFO(input.filename().string() << ": " << diagnostic.code << " " << diagnostic.message);
+      if (!rule->fix_applicability) {
+        CHECK(diagnostic.fixes.empty());
+        continue;
+      }
+      for (const Fix& fix : diagnostic.fixes) {
+        INFO("fix: " << fix.title);
+        CHECK(rank(fix.applicability) <= rank(*rule->fix_applicability));
+        safest[rule->code] = std::max(safest.count(rule->code) ? safest[rule->code] : -1, rank(fix.applicability));
+      }
+    }
+  }
+  for (const RuleSpec& rule : Catalog::builtin().rules()) {
+    if (!rule.fix_applicability) continue;
+    INFO(rule.code << ": no fixture gets a fix as safe as the catalog's `fix.applicability`");
+    CHECK(safest.count(rule.code) == 1);
+    CHECK(safest[rule.code] == rank(*rule.fix_applicability));
   }
 }

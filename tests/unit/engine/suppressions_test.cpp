@@ -86,7 +86,15 @@ TEST_CASE("noqa edits merge into an existing directive or append a new one") {
   CHECK(apply_edits(python.text(), {*noqa_edit(python, suppressions, 0, {"TM101"})}) ==
         "a = 1  # noqa: TM101\nb = 2  # noqa: TM201\n");
   CHECK(apply_edits(python.text(), {*noqa_edit(python, suppressions, 1, {"TM101"})}) ==
-        "a = 1\nb = 2  # noqa: TM101, TM201\n");
+        "a = 1\nb = 2  # noqa: TM201, TM101\n");
+  // The list is extended where it ends; the rest of the comment stays as written.
+  SourceFile worded("w.py", "c = 3  # noqa:TM201,E501 see issue 12   \nd = 4   \n", Language::Python);
+  Suppressions worded_suppressions = Suppressions::parse(worded);
+  CHECK(apply_edits(worded.text(), {*noqa_edit(worded, worded_suppressions, 0, {"TM101", "TM105"})}) ==
+        "c = 3  # noqa:TM201,E501, TM101, TM105 see issue 12   \nd = 4   \n");
+  CHECK(apply_edits(worded.text(), {*noqa_edit(worded, worded_suppressions, 1, {"TM101"})}) ==
+        "c = 3  # noqa:TM201,E501 see issue 12   \nd = 4  # noqa: TM101\n");
+  CHECK_FALSE(noqa_edit(worded, worded_suppressions, 0, {"TM201"}).has_value());
   SourceFile cxx("a.cpp", "int a = kDLGPU;\n", Language::Cxx);
   CHECK(apply_edits(cxx.text(), {*noqa_edit(cxx, Suppressions::parse(cxx), 0, {"TM151"})}) ==
         "int a = kDLGPU;  // NOLINT(TM151)\n");

@@ -160,17 +160,19 @@ TEST_CASE("suppressions: noqa for Python, extending an existing list, never insi
   CHECK(suppressed("f(x,\n  y)\n", Language::Python) == "f(x,  # noqa: TM201\n  y)\n");
 }
 
-TEST_CASE("suppressions: NOLINT for C++, noqa for build files (Dockerfiles only on RUN lines)") {
-  CHECK(suppressed("at::foo(x);\n", Language::Cxx, "/p/a.cpp") == "at::foo(x); // NOLINT(TM201)\n");
+TEST_CASE("suppressions: NOLINT for C++, noqa for build files (in a Dockerfile on the line above)") {
+  CHECK(suppressed("at::foo(x);\n", Language::Cxx, "/p/a.cpp") == "at::foo(x);  // NOLINT(TM201)\n");
   CHECK(suppressed("at::foo(x); // NOLINT(TM101)\n", Language::Cxx, "/p/a.cpp") ==
         "at::foo(x); // NOLINT(TM101,TM201)\n");
   CHECK_FALSE(suppressed("at::foo(x); // NOLINT\n", Language::Cxx, "/p/a.cpp"));
   CHECK(suppressed("at::foo(x); // NOLINTNEXTLINE(TM1)\n", Language::Cxx, "/p/a.cpp") ==
-        "at::foo(x); // NOLINTNEXTLINE(TM1) // NOLINT(TM201)\n");
+        "at::foo(x); // NOLINTNEXTLINE(TM1)  // NOLINT(TM201)\n");
   CHECK(suppressed("torch==2.7.1\n", Language::BuildFile, "/p/requirements.txt") == "torch==2.7.1  # noqa: TM201\n");
   CHECK(suppressed("RUN pip install torch==2.7.1\n", Language::BuildFile, "/p/Dockerfile") ==
-        "RUN pip install torch==2.7.1  # noqa: TM201\n");
-  CHECK_FALSE(suppressed("FROM pytorch/pytorch:2.7.1\n", Language::BuildFile, "/p/Dockerfile"));
+        "# noqa: TM201\nRUN pip install torch==2.7.1\n");
+  CHECK(suppressed("FROM pytorch/pytorch:2.7.1\n", Language::BuildFile, "/p/Dockerfile") ==
+        "# noqa: TM201\nFROM pytorch/pytorch:2.7.1\n");
+  CHECK_FALSE(suppressed("set TORCH_CUDA_ARCH_LIST=6.1\n", Language::BuildFile, "/p/env.cmd"));
   Document internal("file:///p/x.py", std::filesystem::path("/p/x.py"), Language::Python, 1, "$\n");
   Diagnostic syntax_error;
   syntax_error.code = kParseErrorCode;
