@@ -6,6 +6,9 @@ and prints wall time, CPU time and peak RSS of each run with the ratios torchmig
     npm ci --ignore-scripts              # brings ast-grep and Ruff's WebAssembly build
     python3 benchmarks/peer_benchmark.py [--binary build/torchmigrate] [--files 2000]
                                          [--cxx-files 100] [--repeat 5] [--jobs N]
+    python3 benchmarks/peer_benchmark.py --corpus DIR [--baseline OLD_BINARY] [--repeat 5]
+
+With --corpus, a real tree instead of the synthetic corpus: see corpus_benchmark.py.
 
 Peers (each skipped with a note when missing):
 - ast-grep (`node_modules/@ast-grep/cli-*`): `scan` with benchmarks/ast-grep-rules, rules for
@@ -343,8 +346,9 @@ def make_corpus(root, files, lines, cxx_files, seed):
 class Run:
     """One command line timed repeatedly; `count` turns its stdout into a number of findings."""
 
-    def __init__(self, name, argv, count, cwd=None, stdin=None):
-        self.name, self.argv, self.count, self.cwd, self.stdin = name, argv, count, cwd, stdin
+    def __init__(self, name, argv, count, cwd=None, stdin=None, env=None):
+        self.name, self.argv, self.count, self.cwd, self.stdin, self.env = name, argv, count, cwd, stdin, env
+        self.output = None  # stdout of the untimed first run
         self.wall, self.cpu, self.rss = [], [], []
         self.findings = None
         self.inner = None  # a Run whose times the process reports itself (see RUFF_DRIVER)
@@ -354,7 +358,7 @@ class Run:
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             stdin = open(self.stdin, "rb") if self.stdin else subprocess.DEVNULL
             start = time.perf_counter()
-            process = subprocess.Popen(self.argv, cwd=self.cwd, stdin=stdin, stdout=out, stderr=err)
+            process = subprocess.Popen(self.argv, cwd=self.cwd, stdin=stdin, stdout=out, stderr=err, env=self.env)
             _, status, usage = os.wait4(process.pid, 0)
             wall = time.perf_counter() - start
             process.returncode = os.waitstatus_to_exitcode(status)
@@ -367,8 +371,8 @@ class Run:
         return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, output
 
     def warm_up(self, scratch):
-        *_, output = self.once(scratch)
-        self.findings = self.count(output)
+        *_, self.output = self.once(scratch)
+        self.findings = self.count(self.output)
         if self.inner:
             self.inner.findings = self.findings
 
@@ -444,7 +448,14 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="threads / processes (default: CPU count)")
     parser.add_argument("--seed", type=int, default=2025)
     parser.add_argument("--keep", type=Path, help="build the corpus here and keep it")
+    parser.add_argument("--corpus", type=Path, help="measure on this real tree instead (corpus_benchmark.py)")
+    parser.add_argument("--baseline", help="with --corpus: an older torchmigrate binary to compare with")
+    parser.add_argument("--parse-floor", default=str(SOURCE_DIR / "build" / "tests" / "syntax_verdict"),
+                        help="with --corpus: the parse-only program (default build/tests/syntax_verdict)")
     options = parser.parse_args()
+    if options.corpus:
+        from corpus_benchmark import run_corpus
+        return run_corpus(options)
     binary = str(Path(options.binary).resolve())
     jobs = str(options.jobs)
 

@@ -106,6 +106,36 @@ Severity severity_from(const std::string& value) {
   return Severity::Warning;
 }
 
+// `trigger_match` and `trigger_groups`; word triggers must be findable by their first word.
+void read_triggers(ObjectReader& reader, RuleSpec& rule) {
+  std::string match = reader.choice("trigger_match", {"word", "substring", "any-case"}, "word");
+  rule.trigger_match = match == "substring" ? TriggerMatch::Substring
+                       : match == "any-case" ? TriggerMatch::AnyCase
+                                             : TriggerMatch::Word;
+  if (const json* groups = reader.optional_object("trigger_groups")) {
+    const std::string shape = "`trigger_groups` must be a non-empty array of non-empty arrays of strings";
+    if (!groups->is_array() || groups->empty()) reader.fail(shape);
+    for (const json& group : *groups) {
+      if (!group.is_array() || group.empty()) reader.fail(shape);
+      std::vector<std::string>& words = rule.trigger_groups.emplace_back();
+      for (const json& word : group) {
+        if (!word.is_string()) reader.fail(shape);
+        words.push_back(word.get<std::string>());
+      }
+    }
+  }
+  auto check = [&](const std::string& trigger) {
+    if (rule.trigger_match != TriggerMatch::Word || trigger.empty()) return;
+    char first = trigger.front();
+    bool word_byte = (first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z') || (first >= '0' && first <= '9') || first == '_';
+    if (!word_byte) {
+      reader.fail("word trigger `" + trigger + "` must start with [A-Za-z0-9_]; use `trigger_match: substring`");
+    }
+  };
+  for (const std::string& trigger : rule.triggers) check(trigger);
+  for (const auto& group : rule.trigger_groups) std::for_each(group.begin(), group.end(), check);
+}
+
 }  // namespace
 
 std::string_view to_string(RuleKind kind) {
@@ -191,6 +221,7 @@ RuleSpec parse_rule(const json& entry, const std::string& origin) {
   rule.triggers = reader.strings("triggers");
   if (entry.contains("compat_markers")) rule.compat_markers = reader.strings("compat_markers");
   if (rule.triggers.empty()) reader.fail("`triggers` needs at least one entry");
+  read_triggers(reader, rule);
   if (const json* attributes = reader.optional_object("compat_attributes")) {
     ObjectReader names(*attributes, origin + ": compat_attributes");
     if (attributes->contains("old")) rule.compat_attributes.old_names = names.strings("old");

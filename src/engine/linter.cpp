@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -17,9 +18,25 @@
 namespace torchmigrate::engine {
 namespace {
 
-bool mentions_any(std::string_view text, const std::vector<std::string>& triggers) {
-  return std::any_of(triggers.begin(), triggers.end(),
-                     [&](const std::string& trigger) { return text.find(trigger) != std::string_view::npos; });
+// What marks a suppression comment for suppressions.cpp (`# noqa` in any case, `NOLINT...`):
+// TM001's catalog triggers, or these when a catalog has no TM001.
+const RuleSpec& suppression_markers(const Catalog& catalog) {
+  for (const RuleSpec& rule : catalog.rules()) {
+    if (rule.check_family == kUnusedSuppressionFamily) return rule;
+  }
+  static const RuleSpec fallback = [] {
+    RuleSpec rule;
+    rule.triggers = {"noqa", "NOLINT"};
+    rule.trigger_match = TriggerMatch::AnyCase;
+    return rule;
+  }();
+  return fallback;
+}
+
+// The test hook of Settings::prefilter for whole runs of the command line.
+bool prefilter_disabled_by_environment() {
+  const char* value = std::getenv("TORCHMIGRATE_NO_PREFILTER");
+  return value != nullptr && *value != '\0' && std::string_view(value) != "0";
 }
 
 std::string describe_syntax_error(const python::Node& node) {
@@ -107,6 +124,21 @@ Linter::Linter(const Catalog& catalog, const CheckRegistry& registry, Settings s
       (rule.language == RuleLanguage::Cxx ? cxx_rules_ : build_rules_).push_back(&rule);
     }
   }
+  if (prefilter_disabled_by_environment()) settings_.prefilter = false;
+  const RuleSpec& markers = suppression_markers(catalog_);
+  auto build = [&](std::vector<const RuleSpec*> rules) {
+    rules.push_back(&markers);
+    return Prefilter(rules);
+  };
+  python_prefilter_.emplace(build(python_rules_));
+  cxx_prefilter_.emplace(build(cxx_rules_));
+  build_prefilter_.emplace(build(build_rules_));
+}
+
+std::vector<bool> Linter::candidates(const std::vector<const RuleSpec*>& rules, const Prefilter& prefilter,
+                                     std::string_view text) const {
+  if (!settings_.prefilter) return std::vector<bool>(rules.size() + 1, true);
+  return prefilter.candidates(text);
 }
 
 std::vector<Diagnostic> Linter::lint(const SourceFile& file) const {
@@ -140,12 +172,15 @@ std::vector<Diagnostic> Linter::lint(const SourceFile& file, const python::Synta
 std::vector<Diagnostic> Linter::lint_other(const SourceFile& file, RuleLanguage language) const {
   std::vector<Diagnostic> diagnostics;
   FileCheckContext context(file, settings_, diagnostics);
-  for (const RuleSpec* rule : language == RuleLanguage::Cxx ? cxx_rules_ : build_rules_) {
-    if (!mentions_any(file.text(), rule->triggers)) continue;
-    std::unique_ptr<FileCheck> check = (*registry_.file(rule->check_family))(*rule);
+  bool cxx = language == RuleLanguage::Cxx;
+  const std::vector<const RuleSpec*>& rules = cxx ? cxx_rules_ : build_rules_;
+  std::vector<bool> fires = candidates(rules, cxx ? *cxx_prefilter_ : *build_prefilter_, file.text());
+  for (size_t i = 0; i < rules.size(); ++i) {
+    if (!fires[i]) continue;
+    std::unique_ptr<FileCheck> check = (*registry_.file(rules[i]->check_family))(*rules[i]);
     check->check(context);
   }
-  if (diagnostics.empty() && unused_suppression_rule_ == nullptr) return diagnostics;
+  if (diagnostics.empty() && !(unused_suppression_rule_ != nullptr && fires.back())) return diagnostics;
   Suppressions suppressions = Suppressions::parse(file);
   finish_suppressions(file, suppressions, diagnostics);
   return diagnostics;
@@ -204,11 +239,13 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python
     if (stop && stop()) throw LintCancelled();
   };
   std::vector<std::unique_ptr<PythonCheck>> checks;
-  for (const RuleSpec* rule : python_rules_) {
-    if (mentions_any(file.text(), rule->triggers)) checks.push_back((*registry_.python(rule->check_family))(*rule));
+  std::vector<bool> fires = candidates(python_rules_, *python_prefilter_, file.text());
+  for (size_t i = 0; i < python_rules_.size(); ++i) {
+    if (fires[i]) checks.push_back((*registry_.python(python_rules_[i]->check_family))(*python_rules_[i]));
   }
   std::vector<Diagnostic> diagnostics;
-  bool wants_comments = unused_suppression_rule_ != nullptr || mentions_any(file.text(), {"noqa", "NOQA", "NoQA", "Noqa", "NOLINT"});
+  // Suppression comments are collected only where one may be.
+  bool wants_comments = fires.back();
   // A file no enabled rule could match is not parsed at all (most files of a project): a
   // migration tool reports syntax errors only where they could hide a finding.
   if (checks.empty() && !(unused_suppression_rule_ != nullptr && wants_comments)) return diagnostics;

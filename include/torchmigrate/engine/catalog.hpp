@@ -31,6 +31,13 @@ enum class RuleKind { Removed, Renamed, ChangedDefault, Deprecated, Build };
 
 std::string_view to_string(RuleKind kind);
 
+// How a rule's triggers are looked for in a file's bytes (see prefilter.hpp).
+enum class TriggerMatch {
+  Word,       // whole identifier words: the default
+  Substring,  // anywhere, e.g. a build variable passed as `-DNAME=...`
+  AnyCase,    // anywhere, ignoring ASCII case (`# NoQA`)
+};
+
 // The release pair a rule belongs to: code written for `from` that changes meaning on `to`.
 struct RuleRelease {
   TorchVersion from;
@@ -65,7 +72,10 @@ struct RuleSpec {
   RuleKind kind = RuleKind::Removed;
   RuleRelease release;
   RuleLanguage language = RuleLanguage::Python;
+  // The rule can fire only where one of `triggers` and one of every `trigger_groups` list occur.
   std::vector<std::string> triggers;
+  std::vector<std::vector<std::string>> trigger_groups;
+  TriggerMatch trigger_match = TriggerMatch::Word;
   // Spellings of the replacement that make a try/except around a use compatibility code.
   std::vector<std::string> compat_markers;
   CompatAttributes compat_attributes;

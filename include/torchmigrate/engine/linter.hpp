@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
-// Lints one file: prefilter by trigger words, parse once, build the semantic model, walk the
+// Lints one file: prefilter by trigger words (prefilter.hpp), parse once, build the semantic model, walk the
 // tree once dispatching each node to the checks that asked for its kind.
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "torchmigrate/core/diagnostic.hpp"
 #include "torchmigrate/core/source_file.hpp"
 #include "torchmigrate/engine/cancellation.hpp"
 #include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/prefilter.hpp"
 #include "torchmigrate/engine/python_check.hpp"
 #include "torchmigrate/engine/settings.hpp"
 #include "torchmigrate/engine/suppressions.hpp"
@@ -43,6 +46,9 @@ class Linter {
   // (src/engine/notebook_lint.cpp).
   [[nodiscard]] std::vector<Diagnostic> lint_notebook(const SourceFile& file) const;
   [[nodiscard]] std::vector<Diagnostic> lint_other(const SourceFile& file, RuleLanguage language) const;
+  // Which of `rules` can fire on `text`, then whether a suppression comment may occur.
+  [[nodiscard]] std::vector<bool> candidates(const std::vector<const RuleSpec*>& rules, const Prefilter& prefilter,
+                                             std::string_view text) const;
   void finish_suppressions(const SourceFile& file, Suppressions& suppressions, std::vector<Diagnostic>& diagnostics) const;
 
   const Catalog& catalog_;
@@ -52,6 +58,8 @@ class Linter {
   std::vector<const RuleSpec*> cxx_rules_;
   std::vector<const RuleSpec*> build_rules_;
   const RuleSpec* unused_suppression_rule_ = nullptr;
+  // One per language, over its rules then the suppression markers (built in the constructor).
+  std::optional<Prefilter> python_prefilter_, cxx_prefilter_, build_prefilter_;
 };
 
 // The catalog family of TM001, which the linter implements itself.

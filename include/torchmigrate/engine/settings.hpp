@@ -47,6 +47,9 @@ struct Settings {
   // The file's own project: its root and the facts gathered from its tree (lazily).
   std::shared_ptr<const Project> project;
   buildfiles::ExtraExtensions build_extensions;  // more build-file name endings (config)
+  // Skip rules whose triggers a file lacks (prefilter.hpp). Off only to test that the prefilter
+  // never drops a finding: every enabled rule then runs on every file, which is parsed.
+  bool prefilter = true;
   // Directory of compile_commands.json for C/C++/CUDA files (`-p DIR`); empty: search upwards.
   std::string compile_database_dir;
 

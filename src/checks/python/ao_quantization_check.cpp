@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "torchmigrate/checks/module_references.hpp"
@@ -154,6 +155,10 @@ class AoQuantizationCheck final : public engine::PythonCheck {
   // Records how names bound to a `quantize_pt2e` module are used, to decide whether moving the
   // import keeps every use working.
   void visit_identifier(Node identifier, PythonCheckContext& context) {
+    // Only names imported from `quantize_pt2e` matter, and that import spells the word: without
+    // it, no identifier of the file needs its parent (a walk from the root) or a lookup.
+    if (!mentions_pt2e_) mentions_pt2e_ = context.file().text().find("quantize_pt2e") != std::string_view::npos;
+    if (!*mentions_pt2e_) return;
     if (!is_reference_identifier(identifier)) return;
     const python::Binding* binding = context.model().lookup(identifier.text(), identifier);
     if (binding == nullptr || binding->kind != python::BindingKind::Import) return;
@@ -271,6 +276,7 @@ class AoQuantizationCheck final : public engine::PythonCheck {
   std::vector<Pending> pending_;
   std::vector<Use> uses_;
   std::set<const python::Binding*> unsupported_uses_;
+  std::optional<bool> mentions_pt2e_;  // of this check's file, tested on its first identifier
 };
 
 }  // namespace

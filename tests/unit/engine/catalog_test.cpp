@@ -70,3 +70,25 @@ TEST_CASE("a reference links a pull request or an issue of pytorch/pytorch") {
   CHECK(engine::reference_url("pytorch#156630") == "https://github.com/pytorch/pytorch/pull/156630");
   CHECK(engine::reference_url("pytorch-issue#156181") == "https://github.com/pytorch/pytorch/issues/156181");
 }
+
+TEST_CASE("trigger_match and trigger_groups are read and checked") {
+  engine::RuleSpec plain = engine::parse_rule(nlohmann::json::parse(minimal_rule()), "test");
+  CHECK(plain.trigger_match == engine::TriggerMatch::Word);
+  CHECK(plain.trigger_groups.empty());
+  engine::RuleSpec grouped = engine::parse_rule(
+      nlohmann::json::parse(minimal_rule(R"(, "trigger_match": "any-case", "trigger_groups": [["a", "b"], ["c"]])")),
+      "test");
+  CHECK(grouped.trigger_match == engine::TriggerMatch::AnyCase);
+  CHECK(grouped.trigger_groups == std::vector<std::vector<std::string>>{{"a", "b"}, {"c"}});
+  CHECK_THAT(error_of(minimal_rule(R"(, "trigger_match": "regex")")),
+             Catch::Contains("expected one of: word, substring, any-case"));
+  CHECK_THAT(error_of(minimal_rule(R"(, "trigger_groups": [])")), Catch::Contains("non-empty array"));
+  CHECK_THAT(error_of(minimal_rule(R"(, "trigger_groups": [[]])")), Catch::Contains("non-empty array"));
+  CHECK_THAT(error_of(minimal_rule(R"(, "trigger_groups": [["a", 1]])")), Catch::Contains("arrays of strings"));
+  std::string slash = minimal_rule();
+  slash.replace(slash.find("[\"x\"]"), 5, "[\"/x\"]");
+  CHECK_THAT(error_of(slash), Catch::Contains("must start with [A-Za-z0-9_]"));
+  CHECK(error_of(minimal_rule(R"(, "trigger_match": "substring")")).empty());
+  slash.replace(slash.rfind('}'), 1, R"(, "trigger_match": "substring"})");
+  CHECK(error_of(slash).empty());
+}

@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: MIT
+"""`peer_benchmark.py --corpus DIR`: the tools on a real tree instead of the synthetic corpus.
+
+Runs, interleaved, medians of `--repeat` runs, one thread each (CPU is what is compared):
+- the parse floor: build/tests/syntax_verdict parses every .py with tree-sitter and nothing else;
+- ripgrep: `rg -l` of the catalog's Python trigger words (what finding the candidate files costs);
+- ast-grep: `scan` with benchmarks/ast-grep-rules (4 rules);
+- torchmigrate `check --select ALL -j1 --no-cache`, with the prefilter and, through the test hook
+  TORCHMIGRATE_NO_PREFILTER=1, without it (every rule on every file); with `--baseline BINARY`
+  an older build as well.
+Then checks that the prefilter changed no finding on this corpus (parse notes TM900/TM901 aside:
+without the prefilter every file is parsed, so more syntax errors are reported).
+"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+from peer_benchmark import AST_GREP_RULES, SOURCE_DIR, Run, count_json_array, count_lines, find_ast_grep, ratio, \
+    tool_version
+
+PARSE_NOTES = {"TM900", "TM901"}
+
+
+def python_triggers():
+    """Every word a Python rule of the catalog is triggered by, and whether any needs a substring."""
+    words, substring = set(), False
+    for path in sorted((SOURCE_DIR / "rules").glob("TM*.json")):
+        rule = json.loads(path.read_text())
+        if rule.get("language", "python") != "python" or rule["check"]["family"] == "unused-suppression":
+            continue
+        words.update(rule["triggers"])
+        substring |= rule.get("trigger_match", "word") != "word"
+    return sorted(words), substring
+
+
+def findings(output):
+    """The findings of a torchmigrate JSON report, parse notes left out, as comparable strings."""
+    return Counter(json.dumps(item, sort_keys=True) for item in json.loads(output) if item["code"] not in PARSE_NOTES)
+
+
+def run_corpus(options):
+    corpus = options.corpus.resolve()
+    binary = str(Path(options.binary).resolve())
+    # The Python files torchmigrate checks (excludes and .gitignore applied), for the parse floor.
+    shown = subprocess.run([binary, "check", corpus, "--show-files"], capture_output=True, text=True, check=True)
+    python_files = sorted(Path(line) for line in shown.stdout.splitlines() if line.endswith(".py"))
+    scratch = Path(tempfile.mkdtemp(prefix="torchmigrate-corpus-"))
+    try:
+        file_list = scratch / "python-files.txt"
+        file_list.write_text("".join(f"{path}\n" for path in python_files))
+
+        def tm(program, env=None, name=None):
+            argv = [program, "check", corpus, "--select", "ALL", "-j1", "--no-cache", "--output-format", "json",
+                    "--exit-zero"]
+            return Run(name, argv, count_json_array, env=env)
+
+        runs = []
+        parse_floor = Path(options.parse_floor)
+        if parse_floor.exists():
+            runs.append(Run("parse floor (tree-sitter only, every .py)", [parse_floor], count_lines, stdin=file_list))
+        else:
+            print(f"parse floor: {parse_floor} not built (cmake --build build --target syntax_verdict)")
+        rg = shutil.which("rg")
+        words, substring = python_triggers()
+        if rg:
+            word_flag = [] if substring else ["-w"]
+            patterns = [arg for word in words for arg in ("-e", word)]
+            runs.append(Run("rg -l of the Python trigger words", [rg, "-l", "-F", *word_flag, "-j1", "-g", "*.py",
+                                                                   *patterns, corpus], count_lines))
+        else:
+            print("ripgrep: not installed (Debian package `ripgrep`)")
+        ast_grep = find_ast_grep()
+        if ast_grep:
+            runs.append(Run("ast-grep scan -j1 (4 rules)", [ast_grep, "scan", "-c", AST_GREP_RULES, "-j", "1",
+                                                             "--json=stream", corpus], count_lines))
+        else:
+            print("ast-grep: not installed (npm ci --ignore-scripts)")
+        after = tm(binary, name="torchmigrate --select ALL -j1")
+        no_prefilter = tm(binary, {**os.environ, "TORCHMIGRATE_NO_PREFILTER": "1"},
+                          "torchmigrate, prefilter off (test hook)")
+        runs += [after, no_prefilter]
+        before = None
+        if options.baseline:
+            before = tm(str(Path(options.baseline).resolve()), name="baseline torchmigrate --select ALL -j1")
+            runs.append(before)
+
+        for run in runs:
+            run.warm_up(scratch)
+        for _ in range(options.repeat):
+            for run in runs:  # interleaved, so load from other users of the machine hits every tool alike
+                run.measure(scratch)
+
+        lines = sum(path.read_bytes().count(b"\n") for path in python_files)
+        print(f"corpus: {corpus.name}: {len(python_files)} Python files, {lines} lines; medians of {options.repeat} runs")
+        print(f"torchmigrate: {tool_version([binary, '--version'])}")
+        if ast_grep:
+            print(f"ast-grep: {tool_version([ast_grep, '--version'])}")
+        if rg:
+            print(f"ripgrep: {tool_version([rg, '--version'])}")
+        print(f"\n  {'':<44} {'wall ms':>9} {'CPU ms':>9} {'RSS MiB':>8} {'findings':>9}")
+        for run in runs:
+            print(run.row())
+        print()
+        for peer in runs:
+            if peer is after:
+                continue
+            print(f"  ratio torchmigrate / {peer.name}: "
+                  f"wall {ratio(statistics.median(after.wall), statistics.median(peer.wall)):.2f}, "
+                  f"CPU {ratio(statistics.median(after.cpu), statistics.median(peer.cpu)):.2f}, "
+                  f"peak RSS {ratio(max(after.rss), max(peer.rss)):.2f}")
+
+        with_prefilter = findings(after.output)
+        without = findings(no_prefilter.output)
+        dropped = without - with_prefilter
+        extra = with_prefilter - without
+        print(f"\nfindings with the prefilter: {sum(with_prefilter.values())}, without: {sum(without.values())}; "
+              f"dropped by the prefilter: {sum(dropped.values())}, only with it: {sum(extra.values())}")
+        for item in list(dropped)[:10]:
+            print(f"  dropped: {item}")
+        if before is not None:
+            old = findings(before.output)
+            print(f"baseline findings: {sum(old.values())}; only in baseline: {sum((old - with_prefilter).values())}, "
+                  f"only in this build: {sum((with_prefilter - old).values())}")
+        return 1 if dropped or extra else 0
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// Which rules can fire on a file, from one pass over its bytes: a rule that cannot is not run,
+// and a file no rule can fire on is not parsed. Word triggers match whole identifier words
+// (a word boundary is any byte outside [A-Za-z0-9_], non-ASCII bytes included); substring
+// triggers match anywhere, any-case ones ignoring ASCII case. A rule fires when one of its
+// `triggers` and one word of each of its `trigger_groups` occur.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+#include "torchmigrate/engine/catalog.hpp"
+
+namespace torchmigrate::engine {
+
+class Prefilter {
+ public:
+  explicit Prefilter(const std::vector<const RuleSpec*>& rules);
+
+  // One flag per rule given to the constructor, in its order: true when the rule can fire.
+  [[nodiscard]] std::vector<bool> candidates(std::string_view text) const;
+
+ private:
+  // A word trigger after its first word, e.g. "/types.h" of "torch/types.h" ("" for a plain word).
+  struct WordTail {
+    std::string tail;
+    size_t slot;  // which any-of list it satisfies
+  };
+  struct Scan {
+    std::string needle;
+    bool any_case;
+    size_t slot;
+  };
+
+  size_t slot_count_ = 0;
+  // Per rule: its slots; the first is `triggers`, the rest its `trigger_groups`.
+  std::vector<std::vector<size_t>> rule_slots_;
+  // Looked up by std::string_view without a copy (a transparent hash).
+  struct WordHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view word) const { return std::hash<std::string_view>{}(word); }
+  };
+  std::unordered_map<std::string, std::vector<WordTail>, WordHash, std::equal_to<>> words_;  // by first word
+  std::vector<Scan> scans_;
+  size_t min_word_ = SIZE_MAX;
+  size_t max_word_ = 0;
+};
+
+// Whether `c` is part of an identifier word for trigger matching.
+constexpr bool is_word_byte(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+}  // namespace torchmigrate::engine

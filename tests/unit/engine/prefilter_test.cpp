@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#include <catch2/catch.hpp>
+
+#include "torchmigrate/engine/prefilter.hpp"
+
+using namespace torchmigrate::engine;
+
+namespace {
+
+RuleSpec rule(std::vector<std::string> triggers, TriggerMatch match = TriggerMatch::Word,
+              std::vector<std::vector<std::string>> groups = {}) {
+  RuleSpec spec;
+  spec.triggers = std::move(triggers);
+  spec.trigger_match = match;
+  spec.trigger_groups = std::move(groups);
+  return spec;
+}
+
+// Whether `spec` fires on each text, as expected.
+void expect(const RuleSpec& spec, const std::vector<std::pair<std::string_view, bool>>& cases) {
+  Prefilter prefilter({&spec});
+  for (const auto& [text, fires] : cases) {
+    INFO("text: " << text);
+    CHECK(prefilter.candidates(text)[0] == fires);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("word triggers match whole identifier words only") {
+  RuleSpec map = rule({"map", "cond"});
+  expect(map, {
+      {"torch.map(f, xs)", true},
+      {"from x import cond as c", true},
+      {"heatmap = mapping(condition)", false},
+      {"_map map_ map1 cond2", false},
+      {"a-map+b", true},
+      {"", false},
+  });
+}
+
+TEST_CASE("a word at the very start or end of the file matches") {
+  RuleSpec onnx = rule({"onnx"});
+  expect(onnx, {
+      {"onnx", true},
+      {"onnx.export", true},
+      {"import torch.onnx", true},
+      {"onnxscript", false},
+      {"to_onnx", false},
+  });
+}
+
+TEST_CASE("non-ASCII bytes are word boundaries") {
+  RuleSpec mps = rule({"mps"});
+  expect(mps, {
+      {"d\xc3\xa9mps", true},  // dé + mps: é is not in [A-Za-z0-9_]
+      {"mps\xe2\x80\x94x", true},  // mps + em dash
+      {"\xff" "mps" "\x80", true},
+      {"\xc3\xa9mpsx", false},
+  });
+}
+
+TEST_CASE("overlapping triggers each match on their own") {
+  RuleSpec short_one = rule({"export"});
+  RuleSpec long_one = rule({"export_for_inference"});
+  Prefilter both({&short_one, &long_one});
+  CHECK(both.candidates("torch.export.export_for_inference(m)") == std::vector<bool>{true, true});
+  CHECK(both.candidates("export_for_inference(m)") == std::vector<bool>{false, true});
+  CHECK(both.candidates("export(m)") == std::vector<bool>{true, false});
+  // Two rules sharing one trigger both fire.
+  RuleSpec again = rule({"export", "other"});
+  CHECK(Prefilter({&short_one, &again}).candidates("x = export") == std::vector<bool>{true, true});
+}
+
+TEST_CASE("a trigger of several words matches them in sequence, bounded at both ends") {
+  RuleSpec header = rule({"torch/types.h"});
+  expect(header, {
+      {"#include <torch/types.h>", true},
+      {"#include \"torch/csrc/api/include/torch/types.h\"", true},
+      {"torch/types.h", true},
+      {"torch/types.hpp", false},
+      {"mytorch/types.h", false},
+      {"torch/types", false},
+      {"torch", false},
+  });
+}
+
+TEST_CASE("substring triggers match inside words; any-case ones ignore ASCII case") {
+  RuleSpec arch = rule({"TORCH_CUDA_ARCH_LIST"}, TriggerMatch::Substring);
+  expect(arch, {
+      {"cmake -DTORCH_CUDA_ARCH_LIST=8.0", true},
+      {"torch_cuda_arch_list", false},
+  });
+  RuleSpec noqa = rule({"noqa", "NOLINT"}, TriggerMatch::AnyCase);
+  expect(noqa, {
+      {"x = 1  # NoQA: TM101", true},
+      {"x = 1  #nOqA", true},
+      {"f();  // NOLINTNEXTLINE(TM151)", true},
+      {"NOQA", true},
+      {"no qa, no lint", false},
+      {"noq", false},
+  });
+}
+
+TEST_CASE("trigger groups: one word of every group must occur as well") {
+  RuleSpec onnx_export = rule({"onnx"}, TriggerMatch::Word, {{"export"}, {"torch", "functorch"}});
+  expect(onnx_export, {
+      {"from torch import onnx as o\no.export(m)", true},
+      {"import functorch, onnx; export", true},
+      {"from torch import onnx", false},
+      {"export onnx", false},
+      {"torch.export.export(m)", false},
+  });
+}
+
+TEST_CASE("rules are reported in the order given, each on its own") {
+  RuleSpec a = rule({"alpha"});
+  RuleSpec b = rule({"beta"}, TriggerMatch::Substring);
+  RuleSpec c = rule({"gamma"}, TriggerMatch::Word, {{"delta"}});
+  Prefilter prefilter({&a, &b, &c});
+  CHECK(prefilter.candidates("xbetax gamma") == std::vector<bool>{false, true, false});
+  CHECK(prefilter.candidates("delta gamma alpha") == std::vector<bool>{true, false, true});
+  CHECK(Prefilter({}).candidates("anything").empty());
+}
