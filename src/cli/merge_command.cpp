@@ -153,7 +153,6 @@ int run_merge(const MergeOptions& options) {
   std::sort(shards.begin(), shards.end(), [](const ShardResult& a, const ShardResult& b) {
     return a.shard.index < b.shard.index;
   });
-  static const engine::Settings kDefaultSettings;
   output::Report report;
   report.catalog = &engine::Catalog::builtin();
   report.root = shards.front().root;
@@ -172,7 +171,7 @@ int run_merge(const MergeOptions& options) {
     remaining += file->findings.diagnostics.size();
     report.files.push_back(std::move(file->findings));
   }
-  report.settings = report.files.empty() ? &kDefaultSettings : report.files.front().settings;
+  report.settings = shards.front().report_settings;
   report.summary = !options.quiet;
   report.color = use_color(options.color, options.output_file.empty());
   if (!options.silent || !options.output_file.empty()) write_report(format_name, options.statistics, report, out);

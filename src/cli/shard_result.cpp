@@ -135,18 +135,22 @@ void write_shard_json(const output::Report& report, const ShardRun& run, std::os
   json files = json::array();
   json settings_table = json::array();
   std::map<std::string, size_t> settings_index;
+  auto settings_of = [&](const engine::Settings& settings) {
+    json record = settings_record(settings);
+    auto [it, added] = settings_index.try_emplace(record.dump(), settings_table.size());
+    if (added) settings_table.push_back(record);
+    return it->second;
+  };
+  size_t report_settings = settings_of(*report.settings);
   for (const output::FileFindings& file : report.files) {
     for (const Diagnostic& diagnostic : file.diagnostics) findings.push_back(output::finding_json(report, file, diagnostic));
-    json settings = settings_record(report.settings_for(file));
-    auto [it, added] = settings_index.try_emplace(settings.dump(), settings_table.size());
-    if (added) settings_table.push_back(settings);
     json diagnostics = json::array();
     for (const Diagnostic& diagnostic : file.diagnostics) diagnostics.push_back(diagnostic_record(diagnostic));
     files.push_back({{"path", file.file->path()},
                      {"position", run.position.at(file.file->path())},
                      {"language", static_cast<int>(file.file->language())},
                      {"text", file.file->text()},
-                     {"settings", it->second},
+                     {"settings", settings_of(report.settings_for(file))},
                      {"project", file.project},
                      {"diagnostics", diagnostics}});
   }
@@ -167,6 +171,7 @@ void write_shard_json(const output::Report& report, const ShardRun& run, std::os
              {"fixed", report.fixed},
              {"projects", projects},
              {"settings", settings_table},
+             {"report_settings", report_settings},
              {"files", files}};
   json document{{"findings", findings}, {"shard", shard}};
   out << document.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
@@ -200,6 +205,7 @@ ShardResult read_shard_json(const std::string& path) {
                                  project.at("source").get<std::string>(), project.at("files").get<size_t>()});
     }
     for (const json& settings : shard.at("settings")) result.settings.push_back(read_settings(settings));
+    result.report_settings = result.settings.at(shard.at("report_settings").get<size_t>()).get();
     for (const json& file : shard.at("files")) {
       auto source = std::make_shared<SourceFile>(file.at("path").get<std::string>(), file.at("text").get<std::string>(),
                                                  enum_at(file.at("language"), Language::Unknown));

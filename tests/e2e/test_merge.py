@@ -5,9 +5,10 @@ example project and on a generated tree of 5,000 files; shards that do not make 
 are refused with exit 2."""
 import json
 import os
+import shutil
 import unittest
 
-from tm_e2e import EXAMPLE, TempTree, copy_tree, run
+from tm_e2e import EXAMPLE, SOURCE_DIR, TempTree, copy_tree, run
 
 FORMATS = ("json", "json-lines", "concise", "full", "sarif", "github", "gitlab", "junit", "markdown", "html")
 # For the large tree: the formats CI reads, whose reports cover every file.
@@ -66,6 +67,23 @@ class MergeEqualsOneRun(unittest.TestCase):
         copy_tree(tree.root / "project", 5000)
         # One cache for all its runs keeps them short; the example project runs uncached.
         self.assert_merges_like_one_run(tree.project, CI_FORMATS, cache=tree.root / "cache")
+
+    def test_notebooks_and_run_options(self):
+        # Notebook findings are placed in cells, and --unsafe-fixes changes the fix markers and
+        # the --statistics footer: both must come through the shards.
+        tree = TempTree(EXAMPLE)
+        self.addCleanup(tree.cleanup)
+        for notebook in ("several_cells.ipynb", "crlf_two_space.ipynb", "wrong_version.ipynb"):
+            shutil.copy(SOURCE_DIR / "tests" / "fixtures" / "notebooks" / notebook, tree.project / notebook)
+        for options in ((), ("--unsafe-fixes",), ("--policy", "adopt-new", "--min-torch", "2.8")):
+            single = {f: check(tree.project, *options, "--output-format", f) for f in FORMATS}
+            statistics = check(tree.project, *options, "--statistics").stdout
+            self.assertIn("cell ", single["concise"].stdout)
+            shards = write_shards(tree.project, 2, *options)
+            for name in FORMATS:
+                with self.subTest(options=options, format=name):
+                    self.assertEqual(merge(tree.project, "--output-format", name, *shards).stdout, single[name].stdout)
+            self.assertEqual(merge(tree.project, "--statistics", *shards).stdout, statistics)
 
     def test_a_clean_run_merges_to_a_clean_report(self):
         tree = TempTree()

@@ -42,6 +42,7 @@ struct ShardResult {
   int fixed = 0;
   std::vector<output::ProjectSummary> projects;
   std::vector<std::shared_ptr<const engine::Settings>> settings;
+  const engine::Settings* report_settings = nullptr;  // the run's (its first path's), one of `settings`
   struct File {
     size_t position = 0;  // index in the whole run
     output::FileFindings findings;
