@@ -154,6 +154,18 @@ class MergeRefuses(unittest.TestCase):
         self.assert_refused("is not a valid shard result", broken)
         self.assert_refused("cannot read", self.root.parent / "absent.json")
 
+    def test_a_tampered_shard(self):
+        (shard,) = write_shards(self.root, 1)
+        document = json.loads(shard.read_text())
+        first = document["shard"]["files"][0]
+        for field, value in (("range", [0, len(first["text"]) + 1]), ("severity", 7), ("code", None)):
+            with self.subTest(field=field):
+                changed = json.loads(json.dumps(document))
+                changed["shard"]["files"][0]["diagnostics"][0][field] = value
+                tampered = self.root.parent / "tampered.json"
+                tampered.write_text(json.dumps(changed))
+                self.assert_refused("is not a valid shard result", tampered)
+
     def test_statistics_in_a_format_without_them(self):
         shards = write_shards(self.root, 1)
         self.assert_refused("--statistics prints text or json", "--statistics", "--output-format", "sarif", *shards)
