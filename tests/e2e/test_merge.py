@@ -154,6 +154,13 @@ class MergeRefuses(unittest.TestCase):
         self.assert_refused("is not a valid shard result", broken)
         self.assert_refused("cannot read", self.root.parent / "absent.json")
 
+    def test_a_shard_of_another_version(self):
+        first, second = write_shards(self.root, 2)
+        document = json.loads(second.read_text())
+        document["shard"]["version"] = "0.0.1"
+        second.write_text(json.dumps(document))
+        self.assert_refused("was written by torchmigrate 0.0.1", first, second)
+
     def test_a_tampered_shard(self):
         (shard,) = write_shards(self.root, 1)
         document = json.loads(shard.read_text())
