@@ -473,7 +473,9 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   report.files_checked = discovery.files.size();
   if (!progress.path.empty()) report.progress = &progress;
   // The formats that show the headline name the projects and their torch ranges.
-  if (format_name == "html" || format_name == "markdown" || shard_run) describe_projects(workspace, discovery.files, paths, report);
+  if (format_name == "html" || format_name == "markdown" || shard_run) {
+    describe_projects(workspace, discovery.files, paths, report);
+  }
   report.summary = !options.quiet;
   report.color = use_color(options.color, options.output_file.empty());
   // --silent: the findings are only counted, for the exit code (a report file is still written).
