@@ -15,7 +15,7 @@ build="${TORCHMIGRATE_BUILD_DIR:-$root/build}"
 sanitize=""
 if [ "$mode" = sanitize ]; then
   # The whole test suite with sanitizers, in its own build directory (cmake/sanitizers.cmake).
-  mode=test
+  mode="test"
   sanitize=address,undefined
   build="${TORCHMIGRATE_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
 fi
@@ -41,6 +41,8 @@ if [ "$mode" = test ]; then
     python3-nbformat  # the nbformat 4 schema that tests/e2e/test_notebooks.py validates fixed notebooks with
     zsh fish  # tests/e2e/test_cli_completion.py loads the completion scripts in them
     chromium  # headless browser that tests/e2e/test_html_report.py renders the HTML report in
+    python3-yaml  # tests/e2e/test_ci_recipes.py reads action.yml, the GitLab template and the hooks
+    shellcheck  # tests/e2e/test_release_script.py lints the release and bootstrap scripts
   )
 fi
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

@@ -2,7 +2,6 @@
 // `torchmigrate check`: builds settings from the flags, runs the session, prints the report
 // or the diff, and turns the result into the exit code.
 #include <algorithm>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -23,6 +22,7 @@
 #include "torchmigrate/cli/project_context.hpp"
 #include "torchmigrate/cli/report_root.hpp"
 #include "torchmigrate/cli/shard.hpp"
+#include "torchmigrate/cli/shard_result.hpp"
 #include "torchmigrate/cli/stdin_input.hpp"
 #include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/discovery.hpp"
@@ -103,21 +103,6 @@ engine::CliOverrides overrides_from(const CheckOptions& options, const engine::C
     overrides.policy[code] = engine::parse_policy(value);
   }
   return overrides;
-}
-
-// Colour only for a person: --color, then FORCE_COLOR and NO_COLOR (https://no-color.org), then
-// whether stdout is a terminal that understands it.
-bool use_color(const std::string& choice, bool to_stdout) {
-  if (choice == "always") return true;
-  if (choice == "never") return false;
-  auto set = [](const char* name) {
-    const char* value = std::getenv(name);
-    return value != nullptr && *value != '\0';
-  };
-  if (set("FORCE_COLOR") && std::string_view(std::getenv("FORCE_COLOR")) != "0") return true;
-  if (set("NO_COLOR") || !to_stdout) return false;
-  const char* term = std::getenv("TERM");
-  return isatty(STDOUT_FILENO) == 1 && !(term != nullptr && std::string_view(term) == "dumb");
 }
 
 }  // namespace
@@ -286,12 +271,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   std::string format_name = !options.output_format.empty() ? options.output_format
                             : first_config.output_format     ? *first_config.output_format
                                                              : std::string("concise");
-  // As in Ruff, the statistics are text (concise, full) or JSON; any other format would be
-  // silently replaced by text.
-  if (options.statistics && format_name != "concise" && format_name != "full" && format_name != "json") {
-    std::cerr << "torchmigrate: error: --statistics prints text or json, not --output-format " << format_name << '\n';
-    return kExitUsage;
-  }
+  if (options.statistics && statistics_format_refused(format_name, std::cerr)) return kExitUsage;
 
   // Opened before the run, so an unwritable path fails fast instead of after the work.
   std::ofstream output_file;
@@ -314,14 +294,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
       phases.end("report");
       phases.print(std::cerr, checked_files, jobs);
     }
-    if (!options.output_file.empty()) {
-      output_file.close();
-      if (!output_file) {
-        std::cerr << "torchmigrate: error: cannot write `" << options.output_file << "`\n";
-        return kExitUsage;
-      }
-    }
-    return exit_code;
+    return close_output_file(options.output_file, output_file, exit_code);
   };
 
   engine::Discovery discovery;
@@ -336,7 +309,13 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
   for (const std::string& note : discovery.notes) std::cerr << "torchmigrate: note: " << note << '\n';
   if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
-  if (!options.shard.empty()) discovery.files = files_of_shard(discovery.files, parse_shard(options.shard));
+  // A shard's JSON carries what `merge` needs, which depends on the whole run's file list.
+  std::optional<ShardRun> shard_run;
+  if (!options.shard.empty()) {
+    Shard shard = parse_shard(options.shard);
+    if (format_name == "json" && !options.statistics) shard_run = start_shard_run(options, shard, discovery.files);
+    discovery.files = files_of_shard(discovery.files, shard);
+  }
   checked_files = discovery.files.size();
   phases.end("discovery");
   if (options.show_files) {
@@ -494,16 +473,17 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   report.files_checked = discovery.files.size();
   if (!progress.path.empty()) report.progress = &progress;
   // The formats that show the headline name the projects and their torch ranges.
-  if (format_name == "html" || format_name == "markdown") describe_projects(workspace, discovery.files, paths, report);
+  if (format_name == "html" || format_name == "markdown" || shard_run) {
+    describe_projects(workspace, discovery.files, paths, report);
+  }
   report.summary = !options.quiet;
   report.color = use_color(options.color, options.output_file.empty());
-  output::Format format = output::parse_format(format_name);
   // --silent: the findings are only counted, for the exit code (a report file is still written).
   if (!options.silent || !options.output_file.empty()) {
-    if (options.statistics) {
-      output::write_statistics(format, report, out);
+    if (shard_run) {
+      write_shard_json(report, *shard_run, out);
     } else {
-      output::write(format, report, out);
+      write_report(format_name, options.statistics, report, out);
     }
   }
   // As in Ruff, --exit-zero wins over --exit-non-zero-on-fix.

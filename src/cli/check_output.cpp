@@ -4,7 +4,10 @@
 #include "torchmigrate/cli/check_output.hpp"
 
 #include <algorithm>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -60,6 +63,21 @@ void print_fix_list(const std::vector<engine::FileOutcome>& outcomes, const engi
   out << '\n';
 }
 
+// Colour only for a person: --color, then FORCE_COLOR and NO_COLOR (https://no-color.org), then
+// whether stdout is a terminal that understands it.
+bool use_color(const std::string& choice, bool to_stdout) {
+  if (choice == "always") return true;
+  if (choice == "never") return false;
+  auto set = [](const char* name) {
+    const char* value = std::getenv(name);
+    return value != nullptr && *value != '\0';
+  };
+  if (set("FORCE_COLOR") && std::string_view(std::getenv("FORCE_COLOR")) != "0") return true;
+  if (set("NO_COLOR") || !to_stdout) return false;
+  const char* term = std::getenv("TERM");
+  return isatty(STDOUT_FILENO) == 1 && !(term != nullptr && std::string_view(term) == "dumb");
+}
+
 // Opens --output-file for writing, creating its parent directories; returns an error message.
 std::string open_output_file(const std::string& path, std::ofstream& file) {
   namespace fs = std::filesystem;
@@ -73,6 +91,31 @@ std::string open_output_file(const std::string& path, std::ofstream& file) {
     return "cannot write `" + path + "`" + (errno != 0 ? ": " + std::generic_category().message(errno) : std::string());
   }
   return {};
+}
+
+int close_output_file(const std::string& path, std::ofstream& file, int exit_code) {
+  if (path.empty()) return exit_code;
+  file.close();
+  if (file) return exit_code;
+  std::cerr << "torchmigrate: error: cannot write `" << path << "`\n";
+  return kExitUsage;
+}
+
+bool statistics_format_refused(const std::string& format_name, std::ostream& err) {
+  // As in Ruff, the statistics are text (concise, full) or JSON; any other format would be
+  // silently replaced by text.
+  if (format_name == "concise" || format_name == "full" || format_name == "json") return false;
+  err << "torchmigrate: error: --statistics prints text or json, not --output-format " << format_name << '\n';
+  return true;
+}
+
+void write_report(const std::string& format_name, bool statistics, const output::Report& report, std::ostream& out) {
+  output::Format format = output::parse_format(format_name);
+  if (statistics) {
+    output::write_statistics(format, report, out);
+  } else {
+    output::write(format, report, out);
+  }
 }
 
 // --add-noqa: writes a suppression onto every line with a finding; returns the exit code.

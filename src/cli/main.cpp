@@ -4,6 +4,7 @@
 
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/cli/completion.hpp"
+#include "torchmigrate/cli/merge_command.hpp"
 #include "torchmigrate/cli/report_command.hpp"
 #include "torchmigrate/cli/suggest.hpp"
 #include "torchmigrate/version.hpp"
@@ -18,6 +19,9 @@ int main(int argc, char** argv) {
   CheckOptions check_options;
   CLI::App* check = app.add_subcommand("check", "Check files and directories (recursively) for 2.8 migration issues");
   add_check_options(*check, check_options);
+
+  MergeOptions merge_options;
+  CLI::App* merge = add_merge_command(app, merge_options);
 
   std::string rule_code;
   CLI::App* rule = app.add_subcommand("rule", "Explain a rule: what it finds, why, an example and its fix safety");
@@ -60,6 +64,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   if (check->parsed()) return run_check(check_options);
+  if (merge->parsed()) return run_merge(merge_options);
   if (rule->parsed()) {
     if (all_rules) return run_all_rules(rule_format);
     if (rule_code.empty()) {

@@ -37,6 +37,20 @@ const std::string& catalog_hash() {
   return hash;
 }
 
+// A path as it is inside the file's project, so a cache on shared storage serves every checkout
+// of the project wherever it lies; the path as given for a file outside any project.
+std::string portable_path(std::string_view path, const Settings& settings) {
+  if (!settings.project || path.empty()) return std::string(path);
+  std::error_code error;
+  fs::path absolute = fs::absolute(fs::path(path), error).lexically_normal();
+  fs::path relative = absolute.lexically_relative(settings.project->root());
+  if (relative.empty() || *relative.begin() == "..") {
+    relative = fs::weakly_canonical(absolute, error).lexically_relative(settings.project->root());
+  }
+  if (error || relative.empty() || *relative.begin() == "..") return std::string(path);
+  return relative.generic_string();
+}
+
 // `path` decides whether the project's facts matter: only build and C/C++ rules read them, and
 // asking for them gathers them from the project's tree.
 std::string settings_hash(const Settings& settings, std::string_view path) {
@@ -49,8 +63,9 @@ std::string settings_hash(const Settings& settings, std::string_view path) {
            {"fixable", settings.fixable},
            {"max_file_bytes", settings.max_file_bytes},
            {"unfixable", settings.unfixable},
-           {"compile_db", settings.compile_database_dir}};
-  if (settings.project) out["project"] = settings.project->root().generic_string();
+           {"compile_db", portable_path(settings.compile_database_dir, settings)}};
+  // Whether the file has a project; where the project lies is not part of any finding.
+  if (settings.project) out["project"] = true;
   std::filesystem::path file(path);
   // setup.py is Python that the build rules read too.
   if (language_for(file, settings.build_extensions) != Language::Python || file.filename() == "setup.py") {
@@ -226,7 +241,7 @@ std::optional<ResultCache> ResultCache::open(const fs::path& directory, const st
 std::string ResultCache::key(std::string_view path, std::string_view text, const Settings& settings) {
   std::string material = std::string(kVersion) + '\0' + catalog_hash();
   material += '\0';
-  material += path;
+  material += portable_path(path, settings);
   material += '\0';
   material += settings_hash(settings, path);
   material += '\0';

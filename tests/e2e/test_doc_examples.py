@@ -17,10 +17,10 @@ from pathlib import Path
 
 from tm_e2e import BINARY, EXAMPLE, SOURCE_DIR
 
-SUBCOMMANDS = ("check", "rule", "rules", "server", "completion", "report", "--version", "--help")
+SUBCOMMANDS = ("check", "merge", "rule", "rules", "server", "completion", "report", "--version", "--help")
 PLACEHOLDERS = {
     "[PATH...]": "", "PATH...": ".", "PATH": ".", "FILES...": "setup.py", "FILE...": "setup.py", "FILE": "setup.py",
-    "DIR": ".", "CODE": "TM101",
+    "DIR": ".", "CODE": "TM101", "SHARD...": "shard-*.json",
 }
 # A standalone upper-case word that is not a rule code, option value or environment variable.
 PLACEHOLDER = re.compile(r"(?<![\w$=-])(?!ALL\b)(?:\[[A-Z]+\.\.\.\]|[A-Z]{2,}(?:\.\.\.)?)(?![\w=])")

@@ -153,12 +153,12 @@ class PreCommitHooks(unittest.TestCase):
         self.assert_exit(result, 0)
         return {os.path.normpath(finding["filename"]) for finding in json.loads(result.stdout)}
 
-    def test_hooks_file_is_a_valid_manifest_with_both_hooks(self):
+    def test_hooks_file_is_a_valid_manifest_with_its_three_hooks(self):
         result = subprocess.run([PRE_COMMIT, "validate-manifest", str(HOOKS_FILE)], env=self.env, capture_output=True,
                                 text=True, timeout=120)
         self.assert_exit(result, 0)
         ids = re.findall(r"^- id: (\S+)$", HOOKS_FILE.read_text(), re.MULTILINE)
-        self.assertEqual(ids, ["torchmigrate", "torchmigrate-fix"])
+        self.assertEqual(ids, ["torchmigrate", "torchmigrate-fix", "torchmigrate-docker"])
 
     def test_check_hook_fails_on_a_file_with_findings(self):
         project = self.project({"model.py": PY_BAD})

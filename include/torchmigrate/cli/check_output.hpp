@@ -20,8 +20,17 @@ namespace torchmigrate::cli {
 bool print_file_problems(const std::vector<engine::FileOutcome>& outcomes, std::ostream& err);
 // Ruff's `--show-fixes` list: "Fixed N errors:" then, per file, a count per rule.
 void print_fix_list(const std::vector<engine::FileOutcome>& outcomes, const engine::Catalog& catalog, std::ostream& out);
+// --color: "always", "never", or "auto" (FORCE_COLOR, NO_COLOR, then whether stdout is a colour
+// terminal); `to_stdout`: the report goes to stdout.
+bool use_color(const std::string& choice, bool to_stdout);
 // Opens --output-file, creating its parent directories; returns an error message or "".
 std::string open_output_file(const std::string& path, std::ofstream& file);
+// Closes --output-file (`path`, empty for stdout): exit 2 when it could not be written, else `exit_code`.
+int close_output_file(const std::string& path, std::ofstream& file, int exit_code);
+// --statistics with a format other than concise, full or json: says so on `err` and returns true.
+bool statistics_format_refused(const std::string& format_name, std::ostream& err);
+// The report in the format named, or its --statistics.
+void write_report(const std::string& format_name, bool statistics, const output::Report& report, std::ostream& out);
 // --add-noqa: writes a suppression onto every line with a finding; returns the exit code. A
 // file named through a symbolic link that leads out of its project is left alone unless
 // `follow_links` (--follow-links).

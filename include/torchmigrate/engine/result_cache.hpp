@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Per-file result cache: findings keyed by the file's content, its path, the settings and the
-// tool build (version and rule catalog), so an unchanged file costs a hash and a read.
+// Per-file result cache: findings keyed by the file's content, its path inside its project, the
+// settings and the tool build (version and rule catalog), so an unchanged file costs a hash and
+// a read, in any checkout of the project.
 //
 // An entry is never trusted as stored: it carries its format version, the tool version, the
 // catalog hash, the settings hash, its own key and a checksum of all of it, and every finding
