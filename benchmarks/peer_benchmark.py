@@ -343,8 +343,8 @@ def make_corpus(root, files, lines, cxx_files, seed):
 class Run:
     """One command line timed repeatedly; `count` turns its stdout into a number of findings."""
 
-    def __init__(self, name, argv, count, cwd=None, stdin=None):
-        self.name, self.argv, self.count, self.cwd, self.stdin = name, argv, count, cwd, stdin
+    def __init__(self, name, argv, count, cwd=None, stdin=None, env=None):
+        self.name, self.argv, self.count, self.cwd, self.stdin, self.env = name, argv, count, cwd, stdin, env
         self.wall, self.cpu, self.rss = [], [], []
         self.findings = None
         self.inner = None  # a Run whose times the process reports itself (see RUFF_DRIVER)
@@ -354,7 +354,7 @@ class Run:
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             stdin = open(self.stdin, "rb") if self.stdin else subprocess.DEVNULL
             start = time.perf_counter()
-            process = subprocess.Popen(self.argv, cwd=self.cwd, stdin=stdin, stdout=out, stderr=err)
+            process = subprocess.Popen(self.argv, cwd=self.cwd, stdin=stdin, stdout=out, stderr=err, env=self.env)
             _, status, usage = os.wait4(process.pid, 0)
             wall = time.perf_counter() - start
             process.returncode = os.waitstatus_to_exitcode(status)
