@@ -68,7 +68,7 @@ def main():
         # The two files alone, so no project configuration of the example is read.
         python_file = Path(shutil.copy(PYTHON_FILE, scratch / PYTHON_FILE.name))
         cxx_file = Path(shutil.copy(CXX_FILE, scratch / CXX_FILE.name))
-        runs = torchmigrate_runs("torchmigrate", str(Path(options.binary).resolve()), python_file, cxx_file)
+        runs = torchmigrate_runs("torchmigrate:", str(Path(options.binary).resolve()), python_file, cxx_file)
         if options.before:
             runs += torchmigrate_runs("before:", str(Path(options.before).resolve()), python_file, cxx_file)
         ast_grep = find_ast_grep()

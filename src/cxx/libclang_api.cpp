@@ -23,7 +23,7 @@ namespace {
 
 // Fills every pointer from `handle`; the name of the first missing function, else empty.
 std::string resolve(void* handle, LibclangApi& api) {
-#define TORCHMIGRATE_LIBCLANG_RESOLVE(name)                                      \
+#define TORCHMIGRATE_LIBCLANG_RESOLVE(name)                                  \
   api.name = reinterpret_cast<decltype(api.name)>(::dlsym(handle, #name)); \
   if (api.name == nullptr) return #name;
   TORCHMIGRATE_LIBCLANG_FUNCTIONS(TORCHMIGRATE_LIBCLANG_RESOLVE)
