@@ -57,7 +57,8 @@ def peak_rss_kib(run, scratch, times=3):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--binary", default=os.environ.get("TORCHMIGRATE_BIN", str(SOURCE_DIR / "build" / "torchmigrate")))
+    default_binary = os.environ.get("TORCHMIGRATE_BIN", str(SOURCE_DIR / "build" / "torchmigrate"))
+    parser.add_argument("--binary", default=default_binary)
     parser.add_argument("--before", help="another torchmigrate binary to measure in the same rounds")
     parser.add_argument("--repeat", type=int, default=30, help="timed rounds (default 30)")
     options = parser.parse_args()
@@ -90,7 +91,7 @@ def main():
         print(f"torchmigrate: {tool_version([options.binary, '--version'])}")
         if options.before:
             print(f"before: {tool_version([options.before, '--version'])}")
-        print(f"ast-grep: {tool_version([ast_grep, '--version']) if ast_grep else 'not installed (npm ci --ignore-scripts)'}")
+        print("ast-grep: " + (tool_version([ast_grep, "--version"]) if ast_grep else "not installed (npm ci --ignore-scripts)"))
         print(f"files: {PYTHON_FILE.relative_to(SOURCE_DIR)}, {CXX_FILE.relative_to(SOURCE_DIR)}")
         print(f"\n  {'':<44} {'wall ms':>9} {'CPU ms':>9} {'RSS MiB':>8} {'findings':>9}")
         for run in runs:  # a decimal more than peer_benchmark.py: these are milliseconds

@@ -16,6 +16,8 @@ if(_libclang_real MATCHES "libclang-([0-9]+)\\.so" OR LIBCLANG_INCLUDE_DIR MATCH
   set(TORCHMIGRATE_LIBCLANG_PACKAGE "libclang1-${CMAKE_MATCH_1}")
 endif()
 message(STATUS "libclang at run time: ${_libclang_soname} (${_libclang_real}), from ${TORCHMIGRATE_LIBCLANG_PACKAGE}")
+set(_libclang_definitions "TORCHMIGRATE_LIBCLANG_SONAME=\"${_libclang_soname}\""
+    "TORCHMIGRATE_LIBCLANG_PATH=\"${_libclang_real}\"" "TORCHMIGRATE_LIBCLANG_PACKAGE=\"${TORCHMIGRATE_LIBCLANG_PACKAGE}\"")
 set_source_files_properties("${CMAKE_SOURCE_DIR}/src/cxx/libclang_api.cpp" PROPERTIES COMPILE_DEFINITIONS
-  "TORCHMIGRATE_LIBCLANG_SONAME=\"${_libclang_soname}\";TORCHMIGRATE_LIBCLANG_PATH=\"${_libclang_real}\";TORCHMIGRATE_LIBCLANG_PACKAGE=\"${TORCHMIGRATE_LIBCLANG_PACKAGE}\"")
+                            "${_libclang_definitions}")
 target_link_libraries(torchmigrate_libclang INTERFACE ${CMAKE_DL_LIBS})

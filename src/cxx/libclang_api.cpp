@@ -36,7 +36,9 @@ const LibclangLoad& process_libclang() {
   static std::once_flag once;
   std::call_once(once, [] {
     load = load_libclang(libclang_candidates());
-    if (!load.loaded() && std::getenv("TORCHMIGRATE_LIBCLANG") != nullptr) load.error = "TORCHMIGRATE_LIBCLANG: " + load.error;
+    if (!load.loaded() && std::getenv("TORCHMIGRATE_LIBCLANG") != nullptr) {
+      load.error = "TORCHMIGRATE_LIBCLANG: " + load.error;
+    }
   });
   return load;
 }

@@ -52,7 +52,8 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
     } else {
       outcome.diagnostics = linter.lint(*source);
       // Not cached without libclang: once it is installed, the file must be checked.
-      bool unchecked = std::any_of(outcome.diagnostics.begin(), outcome.diagnostics.end(), cxx::is_libclang_missing_note);
+      const std::vector<Diagnostic>& found = outcome.diagnostics;
+      bool unchecked = std::any_of(found.begin(), found.end(), cxx::is_libclang_missing_note);
       if (cache != nullptr && !unchecked) cache->store(key, display, linter.settings(), outcome.diagnostics);
     }
     // After the cache: the verdict depends on other files of the project.
