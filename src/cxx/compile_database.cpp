@@ -27,12 +27,13 @@ std::shared_ptr<CompilationDatabase> load(const fs::path& directory) {
   auto it = cache.find(directory);
   if (it != cache.end()) return it->second;
   CXCompilationDatabase_Error error = CXCompilationDatabase_NoError;
-  CXCompilationDatabase raw = clang_CompilationDatabase_fromDirectory(directory.string().c_str(), &error);
+  const LibclangApi& api = libclang();
+  CXCompilationDatabase raw = api.clang_CompilationDatabase_fromDirectory(directory.string().c_str(), &error);
   std::shared_ptr<CompilationDatabase> database;
   if (error == CXCompilationDatabase_NoError && raw != nullptr) {
     database = std::make_shared<CompilationDatabase>(raw);
   } else if (raw != nullptr) {
-    clang_CompilationDatabase_dispose(raw);
+    api.clang_CompilationDatabase_dispose(raw);
   }
   cache.emplace(directory, database);
   return database;
@@ -115,16 +116,17 @@ std::optional<CompileCommand> compile_command_for(const fs::path& database_dir, 
   std::error_code error;
   fs::path absolute_file = fs::absolute(file, error).lexically_normal();
   if (error) return std::nullopt;
+  const LibclangApi& api = libclang();
   CompileCommands commands(
-      clang_CompilationDatabase_getCompileCommands(database->get(), absolute_file.string().c_str()));
-  if (!commands || clang_CompileCommands_getSize(commands.get()) == 0) return std::nullopt;
-  CXCompileCommand command = clang_CompileCommands_getCommand(commands.get(), 0);
+      api.clang_CompilationDatabase_getCompileCommands(database->get(), absolute_file.string().c_str()));
+  if (!commands || api.clang_CompileCommands_getSize(commands.get()) == 0) return std::nullopt;
+  CXCompileCommand command = api.clang_CompileCommands_getCommand(commands.get(), 0);
   CompileCommand result;
-  result.directory = take_string(clang_CompileCommand_getDirectory(command));
+  result.directory = take_string(api.clang_CompileCommand_getDirectory(command));
   result.file = absolute_file;
   std::vector<std::string> command_line;
-  for (unsigned i = 0, n = clang_CompileCommand_getNumArgs(command); i < n; ++i) {
-    command_line.push_back(take_string(clang_CompileCommand_getArg(command, i)));
+  for (unsigned i = 0, n = api.clang_CompileCommand_getNumArgs(command); i < n; ++i) {
+    command_line.push_back(take_string(api.clang_CompileCommand_getArg(command, i)));
   }
   result.arguments = parsing_arguments(command_line, result.directory);
   return result;

@@ -24,18 +24,19 @@ Unit parse(const std::string& path, const std::string& text, const std::vector<s
   for (const std::string& argument : arguments) argv.push_back(argument.c_str());
   CXUnsavedFile unsaved{path.c_str(), text.data(), static_cast<unsigned long>(text.size())};
   CXTranslationUnit raw = nullptr;
-  CXErrorCode error = clang_parseTranslationUnit2(thread_index(), path.c_str(), argv.data(),
-                                                  static_cast<int>(argv.size()), &unsaved, 1, options, &raw);
+  const LibclangApi& api = libclang();
+  CXErrorCode error = api.clang_parseTranslationUnit2(thread_index(), path.c_str(), argv.data(),
+                                                      static_cast<int>(argv.size()), &unsaved, 1, options, &raw);
   Unit result;
   if (error != CXError_Success || raw == nullptr) return result;
   result.unit = TranslationUnit(raw);
-  result.file = clang_getFile(raw, path.c_str());
+  result.file = api.clang_getFile(raw, path.c_str());
   return result;
 }
 
 uint32_t offset_of(CXSourceLocation location) {
   unsigned offset = 0;
-  clang_getFileLocation(location, nullptr, nullptr, nullptr, &offset);
+  libclang().clang_getFileLocation(location, nullptr, nullptr, nullptr, &offset);
   return offset;
 }
 
@@ -260,6 +261,10 @@ SourceScan SourceScan::scan(const SourceFile& file, const ScanOptions& options) 
   scan.path_ = error ? file.path() : absolute.string();
   scan.text_ = file.text();
   std::string_view text = file.text();
+  // Without libclang there is nothing to scan with; the caller reports that (libclang_note.hpp).
+  const LibclangApi* loaded = try_libclang();
+  if (loaded == nullptr) return scan;
+  const LibclangApi& api = *loaded;
 
   // The token scan: this file alone, no include is opened and no system header searched,
   // so it is cheap and gives the same answer on every machine.
@@ -272,27 +277,27 @@ SourceScan SourceScan::scan(const SourceFile& file, const ScanOptions& options) 
   CXTranslationUnit unit = parsed->unit.unit.get();
   CXFile cx_file = parsed->unit.file;
 
-  if (CXSourceRangeList* ranges = clang_getSkippedRanges(unit, cx_file)) {
+  if (CXSourceRangeList* ranges = api.clang_getSkippedRanges(unit, cx_file)) {
     for (unsigned i = 0; i < ranges->count; ++i) {
       scan.skipped_.push_back(
-          {offset_of(clang_getRangeStart(ranges->ranges[i])), offset_of(clang_getRangeEnd(ranges->ranges[i]))});
+          {offset_of(api.clang_getRangeStart(ranges->ranges[i])), offset_of(api.clang_getRangeEnd(ranges->ranges[i]))});
     }
-    clang_disposeSourceRangeList(ranges);
+    api.clang_disposeSourceRangeList(ranges);
   }
   std::sort(scan.skipped_.begin(), scan.skipped_.end());
 
-  CXSourceRange whole = clang_getRange(clang_getLocationForOffset(unit, cx_file, 0),
-                                       clang_getLocationForOffset(unit, cx_file, static_cast<unsigned>(text.size())));
+  CXSourceLocation end_of_text = api.clang_getLocationForOffset(unit, cx_file, static_cast<unsigned>(text.size()));
+  CXSourceRange whole = api.clang_getRange(api.clang_getLocationForOffset(unit, cx_file, 0), end_of_text);
   {
     TokenBuffer buffer(unit, whole);
     scan.tokens_.reserve(buffer.size());
     for (unsigned i = 0; i < buffer.size(); ++i) {
-      CXSourceRange extent = clang_getTokenExtent(unit, buffer[i]);
-      uint32_t start = offset_of(clang_getRangeStart(extent));
-      uint32_t end = offset_of(clang_getRangeEnd(extent));
+      CXSourceRange extent = api.clang_getTokenExtent(unit, buffer[i]);
+      uint32_t start = offset_of(api.clang_getRangeStart(extent));
+      uint32_t end = offset_of(api.clang_getRangeEnd(extent));
       if (end < start || end > text.size()) continue;
       Token token;
-      token.kind = kind_of(clang_getTokenKind(buffer[i]));
+      token.kind = kind_of(api.clang_getTokenKind(buffer[i]));
       token.range = {start, end};
       token.spelling = text.substr(start, end - start);
       scan.tokens_.push_back(token);
@@ -380,31 +385,34 @@ NameReference SourceScan::reference(size_t index) const {
   const Parse& parse = semantic_parse();
   CXTranslationUnit unit = parse.unit.unit.get();
   const Token& token = tokens_[index];
-  CXCursor cursor = clang_getCursor(unit, clang_getLocationForOffset(unit, parse.unit.file, token.range.start));
-  CXCursor referenced = clang_getCursorReferenced(cursor);
-  if (clang_Cursor_isNull(referenced) || clang_isInvalid(clang_getCursorKind(referenced))) return result;
+  const LibclangApi& api = libclang();
+  CXCursor cursor = api.clang_getCursor(unit, api.clang_getLocationForOffset(unit, parse.unit.file, token.range.start));
+  CXCursor referenced = api.clang_getCursorReferenced(cursor);
+  if (api.clang_Cursor_isNull(referenced) || api.clang_isInvalid(api.clang_getCursorKind(referenced))) return result;
   // A cursor for an enclosing declaration (`DLContext ctx;` with DLContext undeclared gives
   // the variable) says nothing about this name.
-  if (take_string(clang_getCursorSpelling(referenced)) != token.spelling) return result;
+  if (take_string(api.clang_getCursorSpelling(referenced)) != token.spelling) return result;
   // Error recovery: an unknown macro invocation such as `TORCH_LIBRARY(ops, m) {...}` parses
   // as an invalid function declaration of that name.
-  if (clang_isDeclaration(clang_getCursorKind(referenced)) && clang_isInvalidDeclaration(referenced)) return result;
-  CXSourceLocation location = clang_getCursorLocation(referenced);
+  if (api.clang_isDeclaration(api.clang_getCursorKind(referenced)) && api.clang_isInvalidDeclaration(referenced)) {
+    return result;
+  }
+  CXSourceLocation location = api.clang_getCursorLocation(referenced);
   CXFile file = nullptr;
-  clang_getFileLocation(location, &file, nullptr, nullptr, nullptr);
+  api.clang_getFileLocation(location, &file, nullptr, nullptr, nullptr);
   result.resolved = true;
-  result.in_main_file = clang_Location_isFromMainFile(location) != 0;
-  if (file != nullptr) result.declaring_file = take_string(clang_getFileName(file));
+  result.in_main_file = api.clang_Location_isFromMainFile(location) != 0;
+  if (file != nullptr) result.declaring_file = take_string(api.clang_getFileName(file));
   return result;
 }
 
 std::vector<std::string> SourceScan::included_files() const {
   std::vector<std::string> files;
   if (!compile_command_ || &semantic_parse() == token_parse_.get()) return files;
-  clang_getInclusions(
+  libclang().clang_getInclusions(
       semantic_parse_->unit.unit.get(),
       [](CXFile included, CXSourceLocation*, unsigned, CXClientData data) {
-        static_cast<std::vector<std::string>*>(data)->push_back(take_string(clang_getFileName(included)));
+        static_cast<std::vector<std::string>*>(data)->push_back(take_string(libclang().clang_getFileName(included)));
       },
       &files);
   return files;
@@ -428,9 +436,10 @@ bool SourceScan::in_macro_arguments(size_t index) const {
         continue;
       }
       if (i == 0 || tokens_[i - 1].kind != TokenKind::Identifier) continue;
+      const LibclangApi& api = libclang();
       CXCursor cursor =
-          clang_getCursor(unit, clang_getLocationForOffset(unit, parse.unit.file, tokens_[i - 1].range.start));
-      if (clang_getCursorKind(cursor) == CXCursor_MacroExpansion) return true;
+          api.clang_getCursor(unit, api.clang_getLocationForOffset(unit, parse.unit.file, tokens_[i - 1].range.start));
+      if (api.clang_getCursorKind(cursor) == CXCursor_MacroExpansion) return true;
     } else if (token.spelling == ";" || token.spelling == "{" || token.spelling == "}") {
       // Macro arguments may hold these, but a statement boundary at depth 0 ends the search
       // in ordinary code.

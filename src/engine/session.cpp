@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/session.hpp"
 
+#include <algorithm>
 #include <exception>
+
+#include "torchmigrate/cxx/libclang_note.hpp"
 
 #include "torchmigrate/engine/confined_write.hpp"
 #include "torchmigrate/engine/file_io.hpp"
@@ -48,7 +51,10 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
       outcome.diagnostics = std::move(*cached);
     } else {
       outcome.diagnostics = linter.lint(*source);
-      if (cache != nullptr) cache->store(key, display, linter.settings(), outcome.diagnostics);
+      // Not cached without libclang: once it is installed, the file must be checked.
+      const std::vector<Diagnostic>& found = outcome.diagnostics;
+      bool unchecked = std::any_of(found.begin(), found.end(), cxx::is_libclang_missing_note);
+      if (cache != nullptr && !unchecked) cache->store(key, display, linter.settings(), outcome.diagnostics);
     }
     // After the cache: the verdict depends on other files of the project.
     withhold_self_imports(outcome.diagnostics, *source);
@@ -94,6 +100,24 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   return outcome;
 }
 
+// Without libclang every C/C++/CUDA file would repeat the same note: the first file of the run
+// keeps it, counting the files it stands for, and the others drop it.
+void report_missing_libclang_once(std::vector<FileOutcome>& outcomes) {
+  Diagnostic* first = nullptr;
+  size_t files = 0;
+  for (FileOutcome& outcome : outcomes) {
+    auto note = std::find_if(outcome.diagnostics.begin(), outcome.diagnostics.end(), cxx::is_libclang_missing_note);
+    if (note == outcome.diagnostics.end()) continue;
+    ++files;
+    if (first == nullptr) {
+      first = &*note;
+    } else {
+      outcome.diagnostics.erase(note);
+    }
+  }
+  if (first != nullptr) cxx::count_unchecked_files(*first, files);
+}
+
 }  // namespace
 
 bool is_file_problem(const Diagnostic& diagnostic) {
@@ -123,6 +147,7 @@ std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vec
     }
     if (on_file) on_file(outcomes[i]);
   });
+  report_missing_libclang_once(outcomes);
   return outcomes;
 }
 

@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: MIT
 // Move-only RAII owners of the libclang handles torchmigrate uses: the index, a translation
-// unit, a token buffer and a compilation database. Nothing here knows about rules.
+// unit, a token buffer and a compilation database. Nothing here knows about rules. Every
+// call goes through the loaded libclang (libclang_api.hpp).
 #pragma once
-
-#include <clang-c/CXCompilationDatabase.h>
-#include <clang-c/Index.h>
 
 #include <string>
 #include <utility>
+
+#include "torchmigrate/cxx/libclang_api.hpp"
 
 namespace torchmigrate::cxx {
 
 // Copies a CXString out and disposes it.
 std::string take_string(CXString string);
 
-template <typename Handle, void (*Dispose)(Handle)>
+// `Dispose` is the LibclangApi member that frees a Handle.
+template <typename Handle, auto Dispose>
 class Owned {
  public:
   Owned() = default;
@@ -34,7 +35,7 @@ class Owned {
   [[nodiscard]] Handle get() const { return handle_; }
   explicit operator bool() const { return handle_ != nullptr; }
   void reset() {
-    if (handle_ != nullptr) Dispose(handle_);
+    if (handle_ != nullptr) (libclang().*Dispose)(handle_);
     handle_ = nullptr;
   }
 
@@ -42,10 +43,10 @@ class Owned {
   Handle handle_ = nullptr;
 };
 
-using Index = Owned<CXIndex, clang_disposeIndex>;
-using TranslationUnit = Owned<CXTranslationUnit, clang_disposeTranslationUnit>;
-using CompilationDatabase = Owned<CXCompilationDatabase, clang_CompilationDatabase_dispose>;
-using CompileCommands = Owned<CXCompileCommands, clang_CompileCommands_dispose>;
+using Index = Owned<CXIndex, &LibclangApi::clang_disposeIndex>;
+using TranslationUnit = Owned<CXTranslationUnit, &LibclangApi::clang_disposeTranslationUnit>;
+using CompilationDatabase = Owned<CXCompilationDatabase, &LibclangApi::clang_CompilationDatabase_dispose>;
+using CompileCommands = Owned<CXCompileCommands, &LibclangApi::clang_CompileCommands_dispose>;
 
 // The index of the calling thread, created on first use and reused for every parse on that
 // thread (libclang indexes are not meant to be shared between threads).

@@ -61,7 +61,8 @@ std::vector<std::string> language_arguments(const std::filesystem::path& path);
 
 class SourceScan {
  public:
-  // Never throws for bad input: a file libclang cannot open gives an empty token list.
+  // Never throws for bad input: a file libclang cannot open gives an empty token list, and so
+  // does every file when libclang cannot be loaded (try_libclang()).
   static SourceScan scan(const SourceFile& file, const ScanOptions& options = {});
 
   SourceScan(SourceScan&&) noexcept;

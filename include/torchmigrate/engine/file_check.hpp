@@ -10,6 +10,7 @@
 #include <string>
 #include <typeindex>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "torchmigrate/core/diagnostic.hpp"
@@ -27,6 +28,8 @@ class FileCheckContext {
   [[nodiscard]] const SourceFile& file() const { return file_; }
   [[nodiscard]] const Settings& settings() const { return settings_; }
   Diagnostic& report(const RuleSpec& rule, TextRange range, const std::map<std::string, std::string>& values = {});
+  // A note that is no rule's finding (a TM900 "not checked").
+  void note(Diagnostic diagnostic) { sink_.push_back(std::move(diagnostic)); }
 
   // Work shared by the checks of one file (a token scan, a parsed build file), made once by
   // the first check that asks for it.

@@ -36,6 +36,7 @@ using LinterFor = std::function<const Linter&(const DiscoveredFile&)>;
 // With a cache, a report run reuses the findings of files whose content and settings are unchanged.
 // Fixes are not written through a symbolic link that leads out of the project unless `follow_links`.
 // `on_file` (for a progress display) is called from the worker threads as each file is done.
+// Without libclang, only the run's first C/C++/CUDA file says so (cxx/libclang_note.hpp).
 class ResultCache;
 using OnFileDone = std::function<void(const FileOutcome&)>;
 std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vector<DiscoveredFile>& files,
