@@ -8,6 +8,7 @@ Run by its own ctest entry, `ctest -L package` (not by the end_to_end discovery)
 mmdebstrap is not installed. TORCHMIGRATE_BUILD_DIR is the configured build directory."""
 import json
 import os
+import posixpath
 import shutil
 import subprocess
 import tempfile
@@ -16,6 +17,9 @@ from pathlib import Path
 
 from tm_e2e import EXAMPLE, run
 
+# Inside the new root, everything the test brings lives in this folder and commands run in it,
+# so the paths below are relative to it.
+GUEST_DIR = "torchmigrate-test"
 MIRROR = os.environ.get("TORCHMIGRATE_DEBIAN_MIRROR", "http://deb.debian.org/debian")
 CXX_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".cu", ".cuh")
 NOTE = "libclang could not be loaded ("
@@ -50,9 +54,9 @@ class PackageInstall(unittest.TestCase):
         subprocess.run(["mmdebstrap", "--variant=apt", "--skip=cleanup/apt/lists", "bookworm", cls.root, MIRROR],
                        check=True, stdin=subprocess.DEVNULL, capture_output=True)
         shutil.copy("/etc/resolv.conf", cls.root / "etc" / "resolv.conf")
-        shutil.copytree(EXAMPLE, cls.root / "root" / "project")
-        shutil.copy(cls.deb, cls.root / "root")
-        shutil.copy(cls.tarball, cls.root / "root")
+        shutil.copytree(EXAMPLE, cls.root / GUEST_DIR / "project")
+        shutil.copy(cls.deb, cls.root / GUEST_DIR)
+        shutil.copy(cls.tarball, cls.root / GUEST_DIR)
         # Findings of the build under test on the host, as the reference.
         host = run("check", "--no-cache", "--output-format", "json", EXAMPLE)
         cls.expected = findings(host.stdout, EXAMPLE)
@@ -64,8 +68,9 @@ class PackageInstall(unittest.TestCase):
     def chroot(self, command, check=True):
         # /proc in a mount namespace of the command's own, gone when it ends: the dynamic loader
         # finds $ORIGIN (the tarball's run path) through /proc/self/exe.
-        inside = 'mount -t proc proc "$1/proc" && exec chroot "$1" sh -c "$2"'
-        result = subprocess.run(["unshare", "--mount", "--fork", "sh", "-c", inside, "sh", self.root, command],
+        inside = 'mount -t proc proc "$1/proc" && exec chroot "$1" sh -c "cd \\"$3\\" && $2"'
+        result = subprocess.run(["unshare", "--mount", "--fork", "sh", "-c", inside, "sh", self.root, command,
+                                 posixpath.join(posixpath.sep, GUEST_DIR)],
                                 capture_output=True, text=True,
                                 env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C.UTF-8",
                                      "DEBIAN_FRONTEND": "noninteractive"}, timeout=1200)
@@ -74,9 +79,9 @@ class PackageInstall(unittest.TestCase):
         return result
 
     def check_project(self, binary):
-        result = self.chroot(f"{binary} check --no-cache --output-format json /root/project")
+        result = self.chroot(f"{binary} check --no-cache --output-format json project")
         self.assertEqual(1, result.returncode, result.stderr)
-        return findings(result.stdout, "/root/project"), result
+        return findings(result.stdout, "project"), result
 
     def assert_without_libclang(self, found):
         def is_cxx(finding):
@@ -91,8 +96,8 @@ class PackageInstall(unittest.TestCase):
     def test_packages(self):
         # One test, in order: each step changes what is installed in the root.
         with self.subTest("the tarball runs in a base system, its libraries beside it"):
-            self.chroot(f"mkdir -p /opt && tar xzf /root/{self.tarball.name} -C /opt")
-            binary = f"/opt/{self.tarball.name.removesuffix('.tar.gz')}/bin/torchmigrate"
+            self.chroot(f"mkdir -p unpacked && tar xzf {self.tarball.name} -C unpacked")
+            binary = f"unpacked/{self.tarball.name.removesuffix('.tar.gz')}/bin/torchmigrate"
             version = self.chroot(f"{binary} --version")
             self.assertEqual(0, version.returncode, version.stderr)
             found, _ = self.check_project(binary)
@@ -101,7 +106,7 @@ class PackageInstall(unittest.TestCase):
                 self.assertEqual(0, self.chroot(f"test -s {Path(binary).parents[1] / name}").returncode, name)
 
         with self.subTest("the .deb installs with apt, without its recommended libclang"):
-            install = self.chroot(f"apt-get install -y -q --no-install-recommends /root/{self.deb.name}")
+            install = self.chroot(f"apt-get install -y -q --no-install-recommends ./{self.deb.name}")
             self.assertEqual(0, install.returncode, install.stdout[-2000:] + install.stderr[-2000:])
             self.assertNotEqual(0, self.chroot("dpkg -s libclang1-14", check=False).returncode)
             recommends = self.chroot("dpkg-query -W -f '${Recommends}' torchmigrate").stdout
