@@ -118,6 +118,16 @@ void report_missing_libclang_once(std::vector<FileOutcome>& outcomes) {
   if (first != nullptr) cxx::count_unchecked_files(*first, files);
 }
 
+// A file with nothing to report and nothing to write needs no text after the run: outputs,
+// baselines and shards only read the text of files with findings. Dropping it as each file is
+// done keeps a run's memory in proportion to its findings, not to the size of the tree.
+void release_unneeded_text(FileOutcome& outcome) {
+  if (!outcome.diagnostics.empty() || outcome.changed || outcome.source->text().empty()) return;
+  outcome.source = std::make_shared<SourceFile>(outcome.source->path(), "", outcome.source->language());
+  std::string().swap(outcome.original_bytes);
+  std::string().swap(outcome.fixed_bytes);
+}
+
 }  // namespace
 
 bool is_file_problem(const Diagnostic& diagnostic) {
@@ -146,6 +156,7 @@ std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vec
       outcomes[i] = std::move(failed);
     }
     if (on_file) on_file(outcomes[i]);
+    release_unneeded_text(outcomes[i]);
   });
   report_missing_libclang_once(outcomes);
   return outcomes;

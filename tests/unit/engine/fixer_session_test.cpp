@@ -228,3 +228,25 @@ TEST_CASE("symbolic links are never followed out of the checked tree") {
     CHECK(contents(project / "pkg" / "real.py") == kFixed);
   }
 }
+
+TEST_CASE("a run keeps the text only of files with findings or fixes") {
+  TempTree tree;
+  tree.write("clean.py", "import torch\nx = torch.ones(3)\n");
+  tree.write("finding.py", kFixable);
+  Discovery discovery = discover({tree.root().string()});
+  REQUIRE(discovery.files.size() == 2);
+  for (FixMode mode : {FixMode::Report, FixMode::Diff}) {
+    std::vector<FileOutcome> outcomes = run_session(default_linter(), discovery.files, mode, 2);
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+      const FileOutcome& outcome = outcomes[i];
+      CHECK(outcome.source->path() == discovery.files[i].path.string());
+      if (discovery.files[i].path.filename() == "clean.py") {
+        CHECK(outcome.diagnostics.empty());
+        CHECK(outcome.source->text().empty());
+        CHECK(outcome.original_bytes.empty());
+      } else {
+        CHECK(outcome.source->text() == (mode == FixMode::Report ? kFixable : kFixed));
+      }
+    }
+  }
+}
