@@ -206,12 +206,19 @@ SyntaxTree SyntaxTree::parse(std::string_view source) { return {parse_python(sou
 std::optional<Node> SyntaxTree::first_error() const { return find_error(root()); }
 
 bool SyntaxTree::too_deep() const {
-  // Iterative walk: measuring the depth must not itself recurse.
+  // Iterative walk: measuring the depth must not itself recurse. A node's subtree nests at most
+  // one level per byte, plus one (the worst over real code and adversarial nestings of every
+  // Python construct); with twice that as the bound, the walk enters only nodes large enough
+  // to reach the limit, a handful per file instead of every node.
+  auto may_reach_limit = [](TSNode node, uint32_t depth) {
+    uint64_t bytes = ts_node_end_byte(node) - ts_node_start_byte(node);
+    return depth + 2 * bytes + 16 > kMaxDepth;
+  };
   TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree_.get()));
   uint32_t depth = 0;
   bool deep = false;
   for (;;) {
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
+    if (may_reach_limit(ts_tree_cursor_current_node(&cursor), depth) && ts_tree_cursor_goto_first_child(&cursor)) {
       if (++depth > kMaxDepth) {
         deep = true;
         break;
