@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: MIT
 # `cpack` in the build directory makes two packages of the installed binary, both with the
 # LICENSE and (with help2man) a man page generated from `torchmigrate --help`:
-#   - a Debian package: its dependencies from dpkg-shlibdeps, `Recommends: libclang1-14`
-#     (libclang is loaded only for C/C++ files, see docs/architecture.md);
+#   - a Debian package: its dependencies from dpkg-shlibdeps plus libgit2 (loaded at run time,
+#     so shlibdeps cannot see it), `Recommends: libclang1-14` (loaded only for C/C++ files; see
+#     docs/architecture.md);
 #   - a relocatable tarball: bin/torchmigrate with an $ORIGIN/../lib run path and, in lib/, the
-#     shared libraries it needs that a Debian base system lacks.
+#     shared libraries it needs that a Debian base system lacks, libgit2 and its own included
+#     (dlopen searches the executable's run path too).
 # Included from the top-level CMakeLists.txt after the torchmigrate target.
 
 # The man page, from `torchmigrate --help` by help2man (Debian `help2man`); run through PATH so
@@ -43,12 +45,13 @@ set(TORCHMIGRATE_BASE_LIBRARIES
     "^libgcc_s[.]so" "^libstdc[+][+][.]so" "^libz[.]so" "^libpcre2-8[.]so" "^liblzma[.]so" "^libzstd[.]so"
     "^linux-vdso")
 install(CODE "
-  file(GET_RUNTIME_DEPENDENCIES EXECUTABLES \"$<TARGET_FILE:torchmigrate>\"
+  file(GET_RUNTIME_DEPENDENCIES EXECUTABLES \"$<TARGET_FILE:torchmigrate>\" LIBRARIES \"${TORCHMIGRATE_LIBGIT2_PATH}\"
        RESOLVED_DEPENDENCIES_VAR _torchmigrate_libraries UNRESOLVED_DEPENDENCIES_VAR _torchmigrate_missing
        PRE_EXCLUDE_REGEXES ${TORCHMIGRATE_BASE_LIBRARIES})
   if(_torchmigrate_missing)
     message(FATAL_ERROR \"libraries of torchmigrate not found: \${_torchmigrate_missing}\")
   endif()
+  list(APPEND _torchmigrate_libraries \"${TORCHMIGRATE_LIBGIT2_SONAME_PATH}\")
   file(INSTALL \${_torchmigrate_libraries} DESTINATION \"\${CMAKE_INSTALL_PREFIX}/lib\" FOLLOW_SYMLINK_CHAIN)
 " COMPONENT bundled_libraries)
 
@@ -62,6 +65,7 @@ set(CPACK_PACKAGE_FILE_NAME "torchmigrate-${PROJECT_VERSION}-${CMAKE_SYSTEM_NAME
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "${TORCHMIGRATE_LIBGIT2_PACKAGE}")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "${TORCHMIGRATE_LIBCLANG_PACKAGE}")
 set(CPACK_TORCHMIGRATE_BUILD_DIR "${CMAKE_BINARY_DIR}")  # for the file below
 set(CPACK_PROJECT_CONFIG_FILE "${CMAKE_SOURCE_DIR}/cmake/packaging_per_generator.cmake")

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/cxx/libclang_api.hpp"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
+
+#include "torchmigrate/core/shared_library.hpp"
 
 // Set by CMake from the libclang found at configure time.
 #ifndef TORCHMIGRATE_LIBCLANG_SONAME
@@ -23,11 +23,7 @@ namespace {
 
 // Fills every pointer from `handle`; the name of the first missing function, else empty.
 std::string resolve(void* handle, LibclangApi& api) {
-#define TORCHMIGRATE_LIBCLANG_RESOLVE(name)                                  \
-  api.name = reinterpret_cast<decltype(api.name)>(::dlsym(handle, #name)); \
-  if (api.name == nullptr) return #name;
-  TORCHMIGRATE_LIBCLANG_FUNCTIONS(TORCHMIGRATE_LIBCLANG_RESOLVE)
-#undef TORCHMIGRATE_LIBCLANG_RESOLVE
+  TORCHMIGRATE_LIBCLANG_FUNCTIONS(TORCHMIGRATE_RESOLVE_SYMBOL)
   return {};
 }
 
@@ -47,29 +43,11 @@ const LibclangLoad& process_libclang() {
 
 LibclangLoad load_libclang(const std::vector<std::string>& candidates) {
   LibclangLoad result;
-  std::string first_error;
-  for (const std::string& candidate : candidates) {
-    // RTLD_LOCAL: LLVM's symbols stay out of the global namespace of later loads.
-    void* handle = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-    std::string error;
-    if (handle == nullptr) {
-      const char* reason = ::dlerror();
-      error = reason != nullptr ? reason : candidate + ": cannot be opened";
-    } else if (std::string missing = resolve(handle, result.api); !missing.empty()) {
-      error = candidate + ": has no " + missing + " (not a libclang, or too old)";
-      ::dlclose(handle);  // nothing of it was used
-    } else {
-      result.path = candidate;
-      return result;
-    }
-    if (first_error.empty()) first_error = error;
-  }
-  result.api = {};
-  result.error = candidates.empty() ? "no library to try" : first_error;
-  if (candidates.size() > 1) {
-    result.error += "; also tried";
-    for (size_t i = 1; i < candidates.size(); ++i) result.error += (i == 1 ? " " : ", ") + candidates[i];
-  }
+  SharedLibrary library = open_shared_library(
+      candidates, [&](void* handle) { return resolve(handle, result.api); }, "not a libclang, or too old");
+  if (!library.loaded()) result.api = {};
+  result.path = library.path;
+  result.error = library.error;
   return result;
 }
 
@@ -77,15 +55,8 @@ std::vector<std::string> libclang_candidates() {
   if (const char* chosen = std::getenv("TORCHMIGRATE_LIBCLANG"); chosen != nullptr && *chosen != '\0') {
     return {chosen};
   }
-  std::vector<std::string> candidates;
-  for (const char* name : {TORCHMIGRATE_LIBCLANG_SONAME, TORCHMIGRATE_LIBCLANG_PATH, "libclang-14.so.1",
-                           "libclang-14.so.13", "libclang.so.1", "libclang-14.so", "libclang.so"}) {
-    std::string candidate = name;
-    bool seen = false;
-    for (const std::string& earlier : candidates) seen = seen || earlier == candidate;
-    if (!candidate.empty() && !seen) candidates.push_back(std::move(candidate));
-  }
-  return candidates;
+  return library_candidates({TORCHMIGRATE_LIBCLANG_SONAME, TORCHMIGRATE_LIBCLANG_PATH, "libclang-14.so.1",
+                             "libclang-14.so.13", "libclang.so.1", "libclang-14.so", "libclang.so"});
 }
 
 const LibclangApi* try_libclang() {

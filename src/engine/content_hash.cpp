@@ -1,20 +1,43 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/content_hash.hpp"
 
-#include <git2.h>
+#include <openssl/evp.h>
 
-#include <mutex>
+#include <initializer_list>
+#include <stdexcept>
 
 namespace torchmigrate::engine {
+namespace {
 
-std::string content_hash(std::string_view data) {
-  static std::once_flag once;
-  std::call_once(once, [] { git_libgit2_init(); });
-  git_oid oid;
-  git_odb_hash(&oid, data.data(), data.size(), GIT_OBJECT_BLOB);
-  char hex[GIT_OID_HEXSZ + 1] = {};
-  git_oid_tostr(hex, sizeof hex, &oid);
+// The lowercase hex digest of the pieces, one after the other.
+std::string hex_digest(const EVP_MD* algorithm, std::initializer_list<std::string_view> pieces) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_MD_CTX* context = EVP_MD_CTX_new();
+  bool ok = context != nullptr && EVP_DigestInit_ex(context, algorithm, nullptr) == 1;
+  for (std::string_view piece : pieces) ok = ok && EVP_DigestUpdate(context, piece.data(), piece.size()) == 1;
+  ok = ok && EVP_DigestFinal_ex(context, digest, &length) == 1;
+  EVP_MD_CTX_free(context);
+  if (!ok) throw std::runtime_error(std::string("OpenSSL could not compute ") + EVP_MD_get0_name(algorithm));
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(2 * length);
+  for (unsigned int i = 0; i < length; ++i) {
+    hex.push_back(kHex[digest[i] >> 4]);
+    hex.push_back(kHex[digest[i] & 0xf]);
+  }
   return hex;
 }
+
+}  // namespace
+
+std::string content_hash(std::string_view data) {
+  // Git's blob id (`git hash-object`): SHA-1 of "blob <size>\0" and the data.
+  std::string header = "blob " + std::to_string(data.size());
+  header.push_back('\0');
+  return hex_digest(EVP_sha1(), {header, data});
+}
+
+std::string sha256_hex(std::string_view data) { return hex_digest(EVP_sha256(), {data}); }
 
 }  // namespace torchmigrate::engine

@@ -1,21 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/glob.hpp"
 
-#include <git2.h>
-
-#include <mutex>
 #include <sstream>
+
+#include "torchmigrate/engine/libgit2_api.hpp"
 
 namespace torchmigrate::engine {
 namespace {
 
-void init_libgit2() {
-  static std::once_flag once;
-  std::call_once(once, [] { git_libgit2_init(); });
-}
-
 struct PathspecDeleter {
-  void operator()(git_pathspec* pathspec) const { git_pathspec_free(pathspec); }
+  void operator()(git_pathspec* pathspec) const { libgit2().git_pathspec_free(pathspec); }
 };
 using Pathspec = std::unique_ptr<git_pathspec, PathspecDeleter>;
 
@@ -25,7 +19,7 @@ Pathspec compile(const std::vector<std::string>& patterns) {
   for (const std::string& pattern : patterns) pointers.push_back(const_cast<char*>(pattern.c_str()));
   git_strarray array{pointers.data(), pointers.size()};
   git_pathspec* pathspec = nullptr;
-  if (git_pathspec_new(&pathspec, &array) != 0) return nullptr;
+  if (libgit2().git_pathspec_new(&pathspec, &array) != 0) return nullptr;
   return Pathspec(pathspec);
 }
 
@@ -38,7 +32,6 @@ struct GlobSet::Impl {
 
 GlobSet::GlobSet(std::vector<std::string> patterns) : patterns_(std::move(patterns)), impl_(std::make_unique<Impl>()) {
   if (patterns_.empty()) return;  // nothing to match: libgit2 need not start
-  init_libgit2();
   std::vector<std::string> bare;
   std::vector<std::string> anchored;
   for (std::string pattern : patterns_) {
@@ -59,7 +52,8 @@ GlobSet::~GlobSet() = default;
 
 bool GlobSet::matches(const std::string& relative) const {
   if (!impl_) return false;
-  if (impl_->full && git_pathspec_matches_path(impl_->full.get(), GIT_PATHSPEC_USE_CASE, relative.c_str()) == 1) {
+  if (impl_->full &&
+      libgit2().git_pathspec_matches_path(impl_->full.get(), GIT_PATHSPEC_USE_CASE, relative.c_str()) == 1) {
     return true;
   }
   if (!impl_->components) return false;
@@ -67,7 +61,7 @@ bool GlobSet::matches(const std::string& relative) const {
   std::string component;
   while (std::getline(parts, component, '/')) {
     if (!component.empty() &&
-        git_pathspec_matches_path(impl_->components.get(), GIT_PATHSPEC_USE_CASE, component.c_str()) == 1) {
+        libgit2().git_pathspec_matches_path(impl_->components.get(), GIT_PATHSPEC_USE_CASE, component.c_str()) == 1) {
       return true;
     }
   }

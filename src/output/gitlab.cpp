@@ -1,31 +1,14 @@
 // SPDX-License-Identifier: MIT
 // GitLab Code Quality report (a Code Climate subset): a JSON array of issues, each with a
 // fingerprint that stays the same when lines are added above the finding.
-#include <openssl/evp.h>
-
 #include <map>
-#include <stdexcept>
 #include <tuple>
 
+#include "torchmigrate/engine/content_hash.hpp"
 #include "torchmigrate/output/report.hpp"
 
 namespace torchmigrate::output {
 namespace {
-
-std::string sha256_hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
-    throw std::runtime_error("SHA-256 digest failed");
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 0xF];
-  }
-  return out;
-}
 
 // GitLab's five levels; torchmigrate's error rules break code on 2.8, warnings change behaviour.
 std::string_view gitlab_severity(Severity severity) {
@@ -57,7 +40,7 @@ void write_gitlab(const Report& report, std::ostream& out) {
                         {"description", diagnostic.code + " " + diagnostic.message},
                         {"check_name", diagnostic.code},
                         {"categories", nlohmann::json::array({"Compatibility"})},
-                        {"fingerprint", sha256_hex(key)},
+                        {"fingerprint", engine::sha256_hex(key)},
                         {"severity", gitlab_severity(diagnostic.severity)},
                         {"location", {{"path", path}, {"lines", {{"begin", start.line}, {"end", end.line}}}}}});
     }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <optional>
 #include <regex>
 #include <string>
@@ -445,33 +446,54 @@ std::vector<Node> ancestors_of(Node node) {
 
 }  // namespace
 
+namespace {
+
+// The nodes RegionCollector::visit acts on, with their parents, in pre-order: one walk with a
+// cursor and its own ancestor stack (ts_node_parent starts from the root on every call), no
+// recursion, linear however deep the nesting. `work` counts the nodes visited.
+std::vector<std::pair<Node, Node>> collect_guard_nodes(Node root, uint64_t& work) {
+  static const KindId kGuardKinds[] = {python_kind_id("if_statement"), python_kind_id("while_statement"),
+                                       python_kind_id("conditional_expression"), python_kind_id("boolean_operator"),
+                                       python_kind_id("try_statement")};
+  std::vector<std::pair<Node, Node>> found;
+  TSTreeCursor cursor = ts_tree_cursor_new(root.raw());
+  std::vector<Node> ancestors;
+  for (bool more = true; more;) {
+    ++work;
+    Node node(ts_tree_cursor_current_node(&cursor), root.source());
+    KindId kind = python_kind_id(node.symbol());
+    if (std::find(std::begin(kGuardKinds), std::end(kGuardKinds), kind) != std::end(kGuardKinds)) {
+      found.emplace_back(node, ancestors.empty() ? Node() : ancestors.back());
+    }
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      ancestors.push_back(node);
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        more = false;
+        break;
+      }
+      ancestors.pop_back();
+    }
+  }
+  ts_tree_cursor_delete(&cursor);
+  return found;
+}
+
+}  // namespace
+
 GuardVerdict CompatGuards::verdict(uint32_t offset, const std::string& rule_key, const GuardRule& rule) {
   auto found = tables_.find(rule_key);
   if (found == tables_.end()) {
+    if (!guard_nodes_) guard_nodes_ = collect_guard_nodes(root_, work_);
     Evaluator evaluator(model_, rule);
     std::vector<Region> regions;
     RegionCollector collector(evaluator, rule, regions);
-    // One pre-order walk with a cursor and its own ancestor stack (ts_node_parent starts from
-    // the root on every call): no recursion, linear however deep the nesting.
-    TSTreeCursor cursor = ts_tree_cursor_new(root_.raw());
-    std::vector<Node> ancestors;
-    for (bool more = true; more;) {
+    for (const auto& [node, parent] : *guard_nodes_) {
       ++work_;
-      Node node(ts_tree_cursor_current_node(&cursor), root_.source());
-      collector.visit(node, ancestors.empty() ? Node() : ancestors.back());
-      if (ts_tree_cursor_goto_first_child(&cursor)) {
-        ancestors.push_back(node);
-        continue;
-      }
-      while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-        if (!ts_tree_cursor_goto_parent(&cursor)) {
-          more = false;
-          break;
-        }
-        ancestors.pop_back();
-      }
+      collector.visit(node, parent);
     }
-    ts_tree_cursor_delete(&cursor);
     found = tables_.emplace(rule_key, flatten(std::move(regions))).first;
   }
   const auto& table = found->second;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A stable content hash (SHA-1 through libgit2) for baselines and the result cache: the same
-// on every platform and build, unlike std::hash.
+// Stable hashes through OpenSSL, the same on every platform and build (unlike std::hash).
 #pragma once
 
 #include <string>
@@ -8,6 +7,10 @@
 
 namespace torchmigrate::engine {
 
+// Git's blob id of the data (`git hash-object`), for baselines and the result cache.
 std::string content_hash(std::string_view data);
+
+// SHA-256 in lowercase hex, for report fingerprints.
+std::string sha256_hex(std::string_view data);
 
 }  // namespace torchmigrate::engine

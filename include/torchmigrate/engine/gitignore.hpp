@@ -31,7 +31,6 @@ class GitIgnore {
 
   std::map<std::filesystem::path, std::pair<git_repository*, std::filesystem::path>> by_directory_;
   std::map<std::filesystem::path, Repository> repositories_;  // by work directory
-  bool started_ = false;
 };
 
 }  // namespace torchmigrate::engine

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,10 @@ enum class GuardVerdict {
   Unreachable,  // only runs on torch older than the project supports (or never)
 };
 
-// The guards of one file. Each rule's guards are computed in one pass over the tree, the first
-// time the rule is asked about; every answer after that is a binary search.
+// The guards of one file. One walk of the tree, on the first question, collects the nodes that
+// can guard code (if/while statements, conditional and boolean expressions, try statements);
+// each rule's guards are computed from those the first time the rule is asked about; every
+// answer after that is a binary search.
 class CompatGuards {
  public:
   CompatGuards(Node root, const SemanticModel& model) : root_(root), model_(model) {}
@@ -65,6 +68,7 @@ class CompatGuards {
   Node root_;
   const SemanticModel& model_;
   std::map<std::string, std::vector<std::pair<uint32_t, State>>> tables_;  // by rule: state from each offset on
+  std::optional<std::vector<std::pair<Node, Node>>> guard_nodes_;  // (node, parent), in pre-order
   uint64_t work_ = 0;
 };
 

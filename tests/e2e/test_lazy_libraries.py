@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: MIT
-"""libclang is loaded only when a C/C++/CUDA file needs it: `--version` and Python-only runs never
-map it, and a run without it still checks every Python and build file, with one note saying
-what to install for the C/C++ ones."""
+"""Libraries loaded only when a run needs them. libclang: only when a C/C++/CUDA file is
+checked; `--version` and Python-only runs never map it, and a run without it still checks every
+Python and build file, with one note saying what to install for the C/C++ ones. libgit2: only
+when a run asks git (.gitignore in a repository, configured globs); without it such a run stops
+with exit 2 and what to install, and a run that never asks git is unaffected."""
+import subprocess
 import json
 import os
 import unittest
@@ -15,13 +18,14 @@ NOTE = "libclang could not be loaded ("
 def environment(**values):
     env = dict(os.environ)
     env.pop("TORCHMIGRATE_LIBCLANG", None)
+    env.pop("TORCHMIGRATE_LIBGIT2", None)
     env.update(values)
     return env
 
 
-def loaded_libraries(*args, cwd=None):
+def loaded_libraries(*args, cwd=None, **env):
     """The libraries the dynamic loader opened for one run, from its LD_DEBUG=libs trace."""
-    result = run(*args, cwd=cwd, env=environment(LD_DEBUG="libs"))
+    result = run(*args, cwd=cwd, env=environment(LD_DEBUG="libs", **env))
     return [line for line in result.stderr.splitlines() if "calling init:" in line], result
 
 
@@ -91,6 +95,51 @@ class LazyLibclang(unittest.TestCase):
         notes = [f for f in findings(missing) if f[4].startswith(NOTE)]
         self.assertEqual(1, len(notes), notes)
         self.assertIn("libm.so.6: has no clang_", notes[0][4])
+
+
+
+ONE_FINDING = "import torch\ntorch.onnx.dynamo_export(m, x)\n"
+REPOSITORY = {".gitignore": "generated/\n", "model.py": ONE_FINDING, "generated/copy.py": ONE_FINDING}
+
+
+class LazyLibgit2(unittest.TestCase):
+    def setUp(self):
+        self.tree = TempTree()
+        self.addCleanup(self.tree.cleanup)
+        for relative, text in REPOSITORY.items():
+            self.tree.write("repo/" + relative, text)
+        subprocess.run(["git", "init", "-q", str(self.tree.root / "repo")], check=True)
+        self.repo = self.tree.root / "repo"
+
+    def check(self, *paths, **env):
+        return run("check", "--no-cache", "--output-format", "json", *paths, env=environment(**env))
+
+    def test_version_and_a_named_file_never_load_libgit2(self):
+        for args in (["--version"], ["check", "--no-cache", self.repo / "model.py"]):
+            with self.subTest(args=args):
+                libraries, result = loaded_libraries(*args)
+                self.assertTrue(libraries, "LD_DEBUG=libs traced the run: " + result.stderr[:500])
+                self.assertFalse([line for line in libraries if "libgit2" in line], libraries)
+        # A directory walk in a repository asks .gitignore: the trace sees libgit2 then.
+        libraries, _ = loaded_libraries("check", "--no-cache", self.repo)
+        self.assertTrue([line for line in libraries if "libgit2" in line], libraries)
+
+    def test_gitignore_is_honoured_through_the_loaded_library(self):
+        result = self.check(self.repo)
+        self.assertEqual(1, result.returncode, result.stderr)
+        self.assertEqual(["model.py"], sorted({os.path.basename(f["filename"]) for f in json.loads(result.stdout)}))
+
+    def test_without_libgit2_a_walk_stops_with_what_to_install(self):
+        result = self.check(self.repo, TORCHMIGRATE_LIBGIT2="/nonexistent/libgit2.so.1.5")
+        self.assertEqual(2, result.returncode, result.stdout)
+        self.assertEqual("", result.stdout)
+        self.assertRegex(result.stderr, r"error: libgit2 could not be loaded \(TORCHMIGRATE_LIBGIT2: "
+                                        r"/nonexistent/libgit2.so.1.5: .*\); .* install libgit2-[0-9.]+")
+        self.assertNotIn("terminate called", result.stderr)
+        # A file named on the command line needs no git: it is checked as before.
+        named = self.check(self.repo / "model.py", TORCHMIGRATE_LIBGIT2="/nonexistent/libgit2.so.1.5")
+        self.assertEqual(1, named.returncode, named.stderr)
+        self.assertEqual(1, len(json.loads(named.stdout)))
 
 
 if __name__ == "__main__":
