@@ -3,10 +3,21 @@
 file(GLOB rule_files "${RULES_DIR}/TM*.json")
 list(SORT rule_files)
 set(entries "")
+# The release pair of the whole catalog: the oldest `release.from` and the newest `release.to`.
+set(release_from "")
+set(release_to "")
 foreach(rule_file IN LISTS rule_files)
   get_filename_component(name "${rule_file}" NAME)
   file(READ "${rule_file}" content)
   string(APPEND entries "    {\"${name}\", R\"tm_json(${content})tm_json\"},\n")
+  string(JSON from GET "${content}" release from)
+  string(JSON to GET "${content}" release to)
+  if(release_from STREQUAL "" OR from VERSION_LESS release_from)
+    set(release_from "${from}")
+  endif()
+  if(release_to STREQUAL "" OR to VERSION_GREATER release_to)
+    set(release_to "${to}")
+  endif()
 endforeach()
 get_filename_component(output_dir "${OUTPUT}" DIRECTORY)
 file(WRITE "${output_dir}/embedded_rules.hpp.tmp"
@@ -17,6 +28,8 @@ file(WRITE "${output_dir}/embedded_rules.hpp.tmp"
 namespace torchmigrate::engine {
 struct EmbeddedRule { std::string_view file_name; std::string_view json; };
 std::span<const EmbeddedRule> embedded_rules();
+struct EmbeddedRelease { std::string_view from, to; };
+EmbeddedRelease embedded_release();
 }  // namespace torchmigrate::engine
 ")
 file(WRITE "${OUTPUT}.tmp"
@@ -28,6 +41,7 @@ const EmbeddedRule kRules[] = {
 ${entries}};
 }  // namespace
 std::span<const EmbeddedRule> embedded_rules() { return kRules; }
+EmbeddedRelease embedded_release() { return {\"${release_from}\", \"${release_to}\"}; }
 }  // namespace torchmigrate::engine
 ")
 # Only touch the outputs when they change, so a no-op rebuild recompiles nothing.

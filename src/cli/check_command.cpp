@@ -175,7 +175,9 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_flag("--statistics", options.statistics, "Print the number of findings per rule instead of the findings");
   add_list_option(command, "--policy", options.policies,
                   "For changed defaults: CODE=keep-old|adopt-new (or just keep-old|adopt-new for all)");
-  command.add_option("--min-torch", options.min_torch, "Oldest torch version the project still supports (default 2.7)");
+  command.add_option("--min-torch", options.min_torch,
+                     "Oldest torch version the project still supports (default " +
+                         std::string(engine::builtin_release_names().from) + ")");
   command.add_option("-p", options.compile_database_dir,
                      "Directory holding compile_commands.json for C/C++/CUDA files (default: searched upwards)")
       ->check(CLI::ExistingDirectory);
@@ -379,7 +381,8 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
       return kExitUsage;
     }
     std::cerr << "torchmigrate: wrote " << count << " finding" << (count == 1 ? "" : "s") << " to the baseline "
-              << options.write_baseline << " (TM1xx findings are never baselined)\n";
+              << options.write_baseline << " (findings that break on " << engine::builtin_release_names().to
+              << " are never baselined)\n";
     // Like --add-noqa, recording the findings is the run's result: no report, and exit 0 unless
     // a file could not be read (its findings are missing from the baseline).
     bool failed = print_file_problems(outcomes, std::cerr);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Entry point: parses the command line and hands over to one subcommand.
+#include <fmt/format.h>
+
 #include <iostream>
 
 #include "torchmigrate/cli/commands.hpp"
@@ -7,17 +9,22 @@
 #include "torchmigrate/cli/merge_command.hpp"
 #include "torchmigrate/cli/report_command.hpp"
 #include "torchmigrate/cli/suggest.hpp"
+#include "torchmigrate/core/shared_library.hpp"
+#include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/version.hpp"
 
 int main(int argc, char** argv) {
   using namespace torchmigrate::cli;
-  CLI::App app{"torchmigrate: find, explain and fix what breaks when upgrading PyTorch 2.7 to 2.8"};
+  torchmigrate::engine::ReleaseNames release = torchmigrate::engine::builtin_release_names();
+  CLI::App app{fmt::format("torchmigrate: find, explain and fix what breaks when upgrading PyTorch {} to {}",
+                           release.from, release.to)};
   std::string revision = *torchmigrate::kRevision != '\0' ? std::string(" (") + torchmigrate::kRevision + ")" : "";
   app.set_version_flag("--version", std::string("torchmigrate ") + torchmigrate::kVersion + revision);
   app.require_subcommand(1);
 
   CheckOptions check_options;
-  CLI::App* check = app.add_subcommand("check", "Check files and directories (recursively) for 2.8 migration issues");
+  CLI::App* check = app.add_subcommand(
+      "check", fmt::format("Check files and directories (recursively) for {} migration issues", release.to));
   add_check_options(*check, check_options);
 
   MergeOptions merge_options;
@@ -63,7 +70,13 @@ int main(int argc, char** argv) {
     app.exit(error);
     return kExitUsage;
   }
-  if (check->parsed()) return run_check(check_options);
+  try {
+    if (check->parsed()) return run_check(check_options);
+    if (report->parsed()) return run_report(report_options);
+  } catch (const torchmigrate::MissingLibrary& error) {
+    std::cerr << "torchmigrate: error: " << error.what() << '\n';
+    return kExitUsage;
+  }
   if (merge->parsed()) return run_merge(merge_options);
   if (rule->parsed()) {
     if (all_rules) return run_all_rules(rule_format);
@@ -74,7 +87,6 @@ int main(int argc, char** argv) {
     return run_rule(rule_code, rule_format);
   }
   if (rules->parsed()) return run_rules(rules_format, rules_docs_directory);
-  if (report->parsed()) return run_report(report_options);
   if (server->parsed()) return run_server();
   if (completion->parsed()) {
     write_completion(app, shell, std::cout);

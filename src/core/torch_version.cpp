@@ -11,7 +11,8 @@ TorchVersion TorchVersion::parse(std::string_view text) {
   const char* begin = text.data();
   const char* end = text.data() + text.size();
   auto fail = [&] {
-    return std::invalid_argument("invalid torch version `" + std::string(text) + "`; expected MAJOR.MINOR such as 2.7");
+    return std::invalid_argument("invalid torch version `" + std::string(text) +
+                                 "`; expected MAJOR.MINOR (two numbers)");
   };
   auto [after_major, error_major] = std::from_chars(begin, end, version.major);
   if (error_major != std::errc() || after_major == end || *after_major != '.') throw fail();

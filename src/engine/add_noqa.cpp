@@ -5,6 +5,7 @@
 #include <set>
 
 #include "torchmigrate/buildfiles/file_kind.hpp"
+#include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/suppressions.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 
@@ -36,7 +37,9 @@ std::vector<TextRange> python_comments(const python::SyntaxTree& tree) {
 }
 
 bool is_suppressible(const Diagnostic& diagnostic) {
-  return diagnostic.code.starts_with("TM") && !diagnostic.code.starts_with("TM9") && diagnostic.code != "TM001";
+  // Catalog rules only, and not the unused-suppression rule: a directive for it would be unused.
+  const RuleSpec* rule = Catalog::builtin().find(diagnostic.code);
+  return rule != nullptr && rule->check_family != "unused-suppression";
 }
 
 std::optional<Edit> line_suppression(const SourceFile& file, const python::SyntaxTree* tree,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/baseline.hpp"
 
+#include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/content_hash.hpp"
 
 #include <nlohmann/json.hpp>
@@ -60,7 +61,10 @@ std::string enclosing_scope(const SourceFile& file, uint32_t offset) {
 
 }  // namespace
 
-bool baselinable(std::string_view code) { return !code.starts_with("TM1") && !code.starts_with("TM9"); }
+bool baselinable(std::string_view code) {
+  const RuleSpec* rule = Catalog::builtin().find(code);
+  return rule != nullptr && rule->impact != RuleImpact::Breaks;
+}
 
 std::string root_relative(const std::string& given, const PathRoots& roots) {
   namespace fs = std::filesystem;

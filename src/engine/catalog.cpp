@@ -88,7 +88,7 @@ class ObjectReader {
 TorchVersion version_from(ObjectReader& reader, const std::string& key) {
   std::string text = reader.string(key);
   static const std::regex shape(R"([0-9]+\.[0-9]+)");
-  if (!std::regex_match(text, shape)) reader.fail("`" + key + "` is `" + text + "`; expected MAJOR.MINOR such as 2.8");
+  if (!std::regex_match(text, shape)) reader.fail("`" + key + "` is `" + text + "`; expected MAJOR.MINOR");
   return TorchVersion::parse(text);
 }
 
@@ -138,6 +138,17 @@ void read_triggers(ObjectReader& reader, RuleSpec& rule) {
 
 }  // namespace
 
+std::string_view to_string(RuleImpact impact) {
+  switch (impact) {
+    case RuleImpact::Breaks: return "breaks";
+    case RuleImpact::SilentChange: return "silent-change";
+    case RuleImpact::Deprecated: return "deprecated";
+    case RuleImpact::Build: return "build";
+    case RuleImpact::Tooling: return "tooling";
+  }
+  return "breaks";
+}
+
 std::string_view to_string(RuleKind kind) {
   switch (kind) {
     case RuleKind::Removed: return "removed";
@@ -158,7 +169,7 @@ FixRequirements parse_fix_requirements(const json& object, const std::string& wh
     static const std::regex lower_bound(R"(>=([0-9]+\.[0-9]+))");
     std::smatch match;
     if (!std::regex_match(torch, match, lower_bound)) {
-      reader.fail("`torch` is `" + torch + "`; expected a lower bound such as \">=2.8\"");
+      reader.fail("`torch` is `" + torch + "`; expected a lower bound, `>=MAJOR.MINOR`");
     }
     requirements.torch = TorchVersion::parse(match[1].str());
   }
@@ -210,6 +221,12 @@ RuleSpec parse_rule(const json& entry, const std::string& origin) {
   rule.kind = kind_from(reader.choice("kind", {"removed", "renamed", "changed-default", "deprecated", "build"}));
   if ((rule.kind == RuleKind::Build) != (rule.language == RuleLanguage::Build)) {
     reader.fail("`kind` is `build` exactly for rules whose `language` is `build`");
+  }
+
+  std::string impact = reader.choice("impact", {"breaks", "silent-change", "deprecated", "build", "tooling"});
+  for (RuleImpact each :
+       {RuleImpact::Breaks, RuleImpact::SilentChange, RuleImpact::Deprecated, RuleImpact::Build, RuleImpact::Tooling}) {
+    if (to_string(each) == impact) rule.impact = each;
   }
 
   ObjectReader release(reader.object("release"), origin + ": release");
@@ -299,6 +316,11 @@ Catalog Catalog::parse(const std::vector<std::pair<std::string, std::string_view
       throw CatalogError("rule " + catalog.rules_[i].code + " is defined twice");
     }
   }
+  for (size_t i = 0; i < catalog.rules_.size(); ++i) {
+    const RuleRelease& release = catalog.rules_[i].release;
+    if (i == 0 || release.from < catalog.release_.from) catalog.release_.from = release.from;
+    if (i == 0 || catalog.release_.to < release.to) catalog.release_.to = release.to;
+  }
   return catalog;
 }
 
@@ -310,6 +332,13 @@ const Catalog& Catalog::builtin() {
   }();
   return catalog;
 }
+
+ReleaseNames builtin_release_names() {
+  EmbeddedRelease release = embedded_release();
+  return {release.from, release.to};
+}
+
+TorchVersion default_min_torch() { return TorchVersion::parse(builtin_release_names().from); }
 
 const RuleSpec* Catalog::find(std::string_view code) const {
   for (const RuleSpec& rule : rules_) {

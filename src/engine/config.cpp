@@ -51,9 +51,9 @@ class TableReader {
   std::vector<std::string> strings(std::string_view key, const toml::node& node) const {
     std::vector<std::string> values;
     const toml::array* array = node.as_array();
-    if (array == nullptr) fail(node, key, "must be an array of strings, e.g. [\"TM1\"]");
+    if (array == nullptr) fail(node, key, "must be an array of strings: rule codes or code prefixes");
     for (const toml::node& item : *array) {
-      if (!item.is_string()) fail(item, key, "must be an array of strings, e.g. [\"TM1\"]");
+      if (!item.is_string()) fail(item, key, "must be an array of strings: rule codes or code prefixes");
       values.push_back(item.value<std::string>().value());
     }
     return values;
@@ -225,12 +225,12 @@ ConfigFile parse_table(const toml::table& table, const fs::path& path, const std
       if (base.empty()) reader.fail(value, key, "is empty; name the configuration file to extend, e.g. \"../base.toml\"");
       config.extend = base;
     } else if (key == "per-file-ignores") {
-      for (const auto& [glob, codes] : reader.table(key, value, "{ \"tests/**\" = [\"TM2\"] }")) {
+      for (const auto& [glob, codes] : reader.table(key, value, "{ \"tests/**\" = [CODES] }")) {
         std::string entry = "per-file-ignores.\"" + std::string(glob.str()) + "\"";
         std::string problem = glob_problem(glob.str());
         if (!problem.empty()) reader.fail(codes, entry, "is not a usable glob: it " + problem);
         std::vector<std::string> selectors = checked_selectors(reader, entry, codes, catalog);
-        if (selectors.empty()) reader.fail(codes, entry, "is empty; list the codes to ignore, e.g. [\"TM2\"]");
+        if (selectors.empty()) reader.fail(codes, entry, "is empty; list the rule codes or code prefixes to ignore");
         config.per_file_ignores.emplace_back(RootedGlob{config.root, std::string(glob.str())}, std::move(selectors));
       }
     } else if (key == "exclude") {

@@ -116,7 +116,7 @@ Suppressions Suppressions::parse(const SourceFile& file, const std::vector<TextR
 
 void Suppressions::apply(const SourceFile& file, std::vector<Diagnostic>& diagnostics) {
   std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
-    if (!is_own_code(diagnostic.code) || diagnostic.code.starts_with("TM9")) return false;
+    if (!is_own_code(diagnostic.code) || is_internal_code(diagnostic.code)) return false;
     uint32_t line = file.lines().line_of(diagnostic.range.start);
     bool suppressed = false;
     for (SuppressionDirective& directive : directives_) {

@@ -44,7 +44,7 @@ ClientOptions parse_client_options(const json& options, std::vector<std::string>
       if (value.is_string()) {
         parsed.min_torch = value.get<std::string>();
       } else {
-        errors.emplace_back("option `minTorch` must be a string such as \"2.8\"; ignored");
+        errors.emplace_back("option `minTorch` must be a string, a version MAJOR.MINOR; ignored");
       }
     } else if (key == "policy") {
       // "adopt-new" for every rule, or {"TM201": "adopt-new"}.
@@ -107,7 +107,7 @@ std::vector<std::string> SettingsResolver::set_options(const ClientOptions& opti
     try {
       engine::TorchVersion::parse(*accepted.min_torch);
     } catch (const std::invalid_argument&) {
-      errors.push_back("option `minTorch`: `" + *accepted.min_torch + "` is not a version such as 2.8; ignored");
+      errors.push_back("option `minTorch`: `" + *accepted.min_torch + "` is not a version MAJOR.MINOR; ignored");
       accepted.min_torch.reset();
     }
   }

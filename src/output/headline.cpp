@@ -6,18 +6,21 @@
 namespace torchmigrate::output {
 
 Urgency urgency_of(std::string_view code) {
-  if (code.size() != 5 || !code.starts_with("TM")) return Urgency::Other;
-  switch (code[2]) {
-    case '1': return Urgency::Breaks;
-    case '2': return Urgency::Silent;
-    case '3': return Urgency::Deprecated;
-    case '4': return Urgency::Build;
-    default: return Urgency::Other;
+  const engine::RuleSpec* rule = engine::Catalog::builtin().find(code);
+  if (rule == nullptr) return Urgency::Other;
+  switch (rule->impact) {
+    case engine::RuleImpact::Breaks: return Urgency::Breaks;
+    case engine::RuleImpact::SilentChange: return Urgency::Silent;
+    case engine::RuleImpact::Deprecated: return Urgency::Deprecated;
+    case engine::RuleImpact::Build: return Urgency::Build;
+    case engine::RuleImpact::Tooling: return Urgency::Other;
   }
+  return Urgency::Other;
 }
 
 std::string_view urgency_label(Urgency urgency) {
-  static constexpr std::string_view kLabels[] = {"breaks on 2.8", "silent change", "deprecated", "build", "other"};
+  static const std::string breaks = fmt::format("breaks on {}", engine::builtin_release_names().to);
+  static const std::string_view kLabels[] = {breaks, "silent change", "deprecated", "build", "other"};
   return kLabels[static_cast<size_t>(urgency)];
 }
 

@@ -13,12 +13,14 @@ namespace {
 constexpr const char* kRootBase = "%SRCROOT%";
 
 // Where to learn about the tool (SARIF2005): the build's home page when it sets one
-// (-DTORCHMIGRATE_HOMEPAGE_URL=...), else the PyTorch 2.8 release notes every rule comes from.
+// (-DTORCHMIGRATE_HOMEPAGE_URL=...), else the notes of the PyTorch release the catalog migrates to.
+std::string information_uri() {
 #ifdef TORCHMIGRATE_HOMEPAGE_URL
-constexpr const char* kInformationUri = TORCHMIGRATE_HOMEPAGE_URL;
+  return TORCHMIGRATE_HOMEPAGE_URL;
 #else
-constexpr const char* kInformationUri = "https://github.com/pytorch/pytorch/releases/tag/v2.8.0";
+  return "https://github.com/pytorch/pytorch/releases/tag/v" + std::string(engine::builtin_release_names().to) + ".0";
 #endif
+}
 
 // Percent-encodes everything but RFC 3986's unreserved characters and `/`.
 std::string uri_escape(std::string_view path) {
@@ -147,8 +149,7 @@ nlohmann::json rule_descriptor(const engine::RuleSpec& rule) {
                             {"help", help(rule)},
                             {"defaultConfiguration", {{"level", level(rule.severity)}, {"enabled", rule.default_enabled}}},
                             {"properties", properties}};
-  descriptor["helpUri"] = rule.references.empty() ? std::string(kInformationUri)
-                                                  : engine::reference_url(rule.references.front());
+  descriptor["helpUri"] = rule.references.empty() ? information_uri() : engine::reference_url(rule.references.front());
   return descriptor;
 }
 
@@ -218,11 +219,13 @@ void write_sarif(const Report& report, std::ostream& out) {
       results.push_back(std::move(result));
     }
   }
-  nlohmann::json run{{"tool", {{"driver", {{"name", "torchmigrate"},
-                                           {"version", kVersion},
-                                           {"informationUri", kInformationUri},
-                                           {"semanticVersion", kVersion},
-                                           {"rules", rules}}}}},
+  nlohmann::json run{{"tool",
+                      {{"driver",
+                        {{"name", "torchmigrate"},
+                         {"version", kVersion},
+                         {"informationUri", information_uri()},
+                         {"semanticVersion", kVersion},
+                         {"rules", rules}}}}},
                      {"columnKind", "unicodeCodePoints"},
                      {"results", results}};
   if (!report.root.empty()) {

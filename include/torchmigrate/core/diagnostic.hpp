@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "torchmigrate/core/fix.hpp"
@@ -28,5 +29,10 @@ struct Diagnostic {
 inline constexpr const char* kIoErrorCode = "TM900";
 inline constexpr const char* kParseErrorCode = "TM901";
 inline constexpr const char* kInternalErrorCode = "TM902";
+
+// True for those internal codes: notes about the run, never a finding of a catalog rule.
+inline bool is_internal_code(std::string_view code) {
+  return code == kIoErrorCode || code == kParseErrorCode || code == kInternalErrorCode;
+}
 
 }  // namespace torchmigrate

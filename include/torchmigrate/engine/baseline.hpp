@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Baselines: record today's findings so CI reports only new ones. A fingerprint survives lines
-// moving: code + path + normalised matched text + enclosing function. Findings that break on
-// 2.8 (TM1xx) are never hidden by a baseline.
+// moving: code + path + normalised matched text + enclosing function. Findings of rules whose
+// catalog `impact` is `breaks` are never hidden by a baseline.
 #pragma once
 
 #include <filesystem>
@@ -33,7 +33,7 @@ std::string root_relative(const std::string& path, const PathRoots& roots);
 
 // Code + root-relative path + normalised matched text + enclosing scope.
 std::string fingerprint(const SourceFile& file, const Diagnostic& diagnostic, const PathRoots& roots);
-// Whether a baseline may hide findings of `code`.
+// Whether a baseline may hide findings of `code`: catalog rules whose impact is not `breaks`.
 bool baselinable(std::string_view code);
 
 // A recorded finding as the baseline file describes it.

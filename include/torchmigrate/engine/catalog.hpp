@@ -31,6 +31,12 @@ enum class RuleKind { Removed, Renamed, ChangedDefault, Deprecated, Build };
 
 std::string_view to_string(RuleKind kind);
 
+// What a finding means for the upgrade, for reports and baselines. Breaking findings are never
+// recorded in a baseline: a baseline must not hide code that fails on the new release.
+enum class RuleImpact { Breaks, SilentChange, Deprecated, Build, Tooling };
+
+std::string_view to_string(RuleImpact impact);
+
 // How a rule's triggers are looked for in a file's bytes (see prefilter.hpp).
 enum class TriggerMatch {
   Word,       // whole identifier words: the default
@@ -70,6 +76,7 @@ struct RuleSpec {
   std::string confidence;
   std::vector<std::string> references;  // "pytorch#N" (a pull request) or "pytorch-issue#N"
   RuleKind kind = RuleKind::Removed;
+  RuleImpact impact = RuleImpact::Breaks;
   RuleRelease release;
   RuleLanguage language = RuleLanguage::Python;
   // The rule can fire only where one of `triggers` and one of every `trigger_groups` list occur.
@@ -101,13 +108,28 @@ class Catalog {
   static const Catalog& builtin();
 
   [[nodiscard]] const std::vector<RuleSpec>& rules() const { return rules_; }
+  // The release pair the catalog migrates across: its rules' oldest `from` and newest `to`.
+  [[nodiscard]] const RuleRelease& release() const { return release_; }
   [[nodiscard]] const RuleSpec* find(std::string_view code) const;
   // Rule for a code or a kebab-case name.
   [[nodiscard]] const RuleSpec* find_by_code_or_name(std::string_view code_or_name) const;
 
  private:
   std::vector<RuleSpec> rules_;  // sorted by code
+  RuleRelease release_;
 };
+
+// The built-in catalog's release pair as written in its rules ("2.7", "2.8"), known without
+// parsing the catalog: for help texts and titles, which `--version` and start-up must not pay
+// a catalog parse for. A test checks that it is Catalog::builtin().release().
+struct ReleaseNames {
+  std::string_view from, to;
+};
+ReleaseNames builtin_release_names();
+
+// The oldest torch a project supports when nothing says otherwise: the release the built-in
+// catalog migrates from.
+TorchVersion default_min_torch();
 
 RuleSpec parse_rule(const nlohmann::json& entry, const std::string& origin);
 

@@ -33,7 +33,7 @@ class Project;
 
 struct Settings {
   RuleSelection selection;
-  TorchVersion min_torch{2, 7};  // the default supported range; see torch_range.hpp
+  TorchVersion min_torch = default_min_torch();  // the default supported range; see torch_range.hpp
   std::map<std::string, FixPolicy> policies;  // by code; "ALL" sets the default
   bool unsafe_fixes = false;
   // Files larger than this are not parsed: one TM900 note instead (0: no limit). Parsing costs

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The oldest torch the checked project still supports: given explicitly (`--min-torch`, the
-// config key `min-torch`), else read from the project's own pins, else 2.7. Fix safety follows it.
+// config key `min-torch`), else read from the project's own pins, else the release the catalog
+// migrates from (default_min_torch). Fix safety follows it.
 #pragma once
 
 #include <filesystem>
@@ -12,10 +13,8 @@
 
 namespace torchmigrate::engine {
 
-inline constexpr TorchVersion kDefaultMinTorch{2, 7};
-
 struct TorchRange {
-  TorchVersion min_torch = kDefaultMinTorch;
+  TorchVersion min_torch = default_min_torch();
   std::string source = "default";  // "requirements.txt:3", "--min-torch", "default"
   std::vector<std::string> notes;  // files that were skipped, and why
 

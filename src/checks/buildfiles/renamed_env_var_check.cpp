@@ -58,7 +58,7 @@ class RenamedEnvVarCheck final : public engine::FileCheck {
       if (contains(on_values_, value)) {
         diagnostic.fixes.push_back(rename(assignment, Applicability::Safe));
       } else if (contains(loose_on_values_, value)) {
-        diagnostic.message += "; torch 2.7 only read `1` as on, so `" + assignment.value +
+        diagnostic.message += "; torch " + rule().release.from.str() + " only read `1` as on, so `" + assignment.value +
                               "` kept the default there and the fix (unsafe) turns the option on";
         diagnostic.fixes.push_back(rename(assignment, Applicability::Unsafe));
       } else if (contains(off_values_, value) && !assignment.value_range.empty()) {

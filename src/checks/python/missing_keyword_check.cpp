@@ -64,16 +64,20 @@ class MissingKeywordCheck final : public engine::PythonCheck {
     }
     if (given) {
       diagnostic.message += "; `" + keyword_ + "=None` selects that default";
-      diagnostic.fixes.push_back(make_fix(arguments, given, keep_old_, FixPolicy::KeepOld, "keep the 2.7 behaviour"));
-      diagnostic.fixes.push_back(make_fix(arguments, given, adopt_new_, FixPolicy::AdoptNew, "adopt the 2.8 default"));
+      diagnostic.fixes.push_back(make_fix(arguments, given, keep_old_, FixPolicy::KeepOld,
+                                          "keep the " + rule().release.from.str() + " behaviour"));
+      diagnostic.fixes.push_back(make_fix(arguments, given, adopt_new_, FixPolicy::AdoptNew,
+                                          "adopt the " + rule().release.to.str() + " default"));
       return;
     }
     if (arguments.has_star_kwargs() || (positional_index_ && arguments.has_star_args())) {
       diagnostic.message += "; `" + keyword_ + "` may come from `**kwargs`, so no fix is offered";
       return;
     }
-    diagnostic.fixes.push_back(make_fix(arguments, Node{}, keep_old_, FixPolicy::KeepOld, "keep the 2.7 behaviour"));
-    diagnostic.fixes.push_back(make_fix(arguments, Node{}, adopt_new_, FixPolicy::AdoptNew, "adopt the 2.8 default"));
+    diagnostic.fixes.push_back(make_fix(arguments, Node{}, keep_old_, FixPolicy::KeepOld,
+                                        "keep the " + rule().release.from.str() + " behaviour"));
+    diagnostic.fixes.push_back(make_fix(arguments, Node{}, adopt_new_, FixPolicy::AdoptNew,
+                                        "adopt the " + rule().release.to.str() + " default"));
   }
 
  private:

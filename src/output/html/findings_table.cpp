@@ -89,7 +89,7 @@ std::string findings_section(const Report& report) {
   return fmt::format(
       "<section id=\"findings-section\"><h2>Findings</h2>\n"
       "<div class=\"controls\"><label>Filter <input id=\"filter\" type=\"search\" size=\"40\" "
-      "placeholder=\"TM201, fix:manual, urgency:breaks, file:src/, text\u2026\"></label> "
+      "placeholder=\"code, fix:manual, urgency:breaks, file:src/, text\u2026\"></label> "
       "<span id=\"shown-count\" aria-live=\"polite\"></span></div>\n"
       "<noscript><p>The findings table needs JavaScript; the headline and charts above do not.</p></noscript>\n"
       "<table id=\"findings\"{}><thead><tr>"

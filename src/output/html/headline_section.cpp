@@ -57,8 +57,10 @@ std::string progress_block(const BaselineProgress& progress) {
       {"baseline-new", {"new since", progress.new_since}},
   };
   for (const auto& [id, item] : items) out += card(id, item.second, item.first);
-  out += "</div>\n<p class=\"note\">TM1xx findings (they break on 2.8) are never recorded in a baseline, so they "
-         "are neither new nor fixed here; the table marks the new findings.</p>\n";
+  out += fmt::format(
+      "</div>\n<p class=\"note\">Findings that break on {} are never recorded in a baseline, so they are neither "
+      "new nor fixed here; the table marks the new findings.</p>\n",
+      engine::builtin_release_names().to);
   if (!progress.fixed.empty()) {
     out += "<details><summary>Fixed since the baseline</summary><ul class=\"fixed\">\n";
     size_t listed = 0;

@@ -10,12 +10,15 @@ namespace torchmigrate::output {
 
 void write_html(const Report& report, std::ostream& out) {
   Headline headline = compute_headline(report);
+  engine::ReleaseNames release = engine::builtin_release_names();
+  std::string title = fmt::format("PyTorch {} \u2192 {} migration report", release.from, release.to);
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
          "script-src 'unsafe-inline'\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-         "<title>torchmigrate: PyTorch 2.7 \u2192 2.8 migration report</title>\n<style>"
-      << html::stylesheet() << "</style></head>\n<body>\n<header><h1>PyTorch 2.7 \u2192 2.8 migration report</h1>\n"
+         "<title>torchmigrate: "
+      << title << "</title>\n<style>" << html::stylesheet() << "</style></head>\n<body>\n<header><h1>" << title
+      << "</h1>\n"
       << fmt::format("<p class=\"meta\">torchmigrate {} \u00b7 {} in {} \u00b7 {}</p></header>\n", kVersion,
                      plural(headline.files_checked, "file"), plural(headline.projects, "project"),
                      plural(headline.findings, "finding"))

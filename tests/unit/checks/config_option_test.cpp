@@ -33,7 +33,7 @@ std::string fixed(const std::string& code, const std::string& text, bool unsafe 
 RuleSpec rule_with(const nlohmann::json& params) {
   nlohmann::json entry = nlohmann::json::parse(R"({
     "code": "TM999", "name": "test-rule", "summary": "s", "message": "`{option}`: {detail}",
-    "severity": "warning", "default_enabled": true, "since": "2.8", "kind": "renamed", "release": {"from": "2.7", "to": "2.8"}, "confidence": "high",
+    "severity": "warning", "default_enabled": true, "since": "2.8", "kind": "renamed", "impact": "breaks", "release": {"from": "2.7", "to": "2.8"}, "confidence": "high",
     "references": [], "triggers": ["xx"], "check": {"family": "config-option"},
     "fix": {"applicability": "safe"},
     "docs": {"what": "w", "why": "w", "before": "b", "after": "a", "fix_safety": "f", "limitations": "l"}})");

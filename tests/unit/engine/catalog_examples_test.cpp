@@ -145,13 +145,14 @@ TEST_CASE("every catalog example is flagged, fixed to its `after` text, and the 
 
 TEST_CASE("`docs.example_file` defaults by language and is required for build rules") {
   auto parse = [](const std::string& language, const std::string& example_file) {
-    std::string text = R"({"code": "TM999", "name": "test-rule", "summary": "s", "message": "m",
+    std::string text =
+        R"({"code": "TM999", "name": "test-rule", "summary": "s", "message": "m",
       "severity": "warning", "default_enabled": true, "since": "2.8", "confidence": "high", "language": ")" +
-                       language + R"(", "kind": ")" + (language == "build" ? "build" : "removed") +
-                       R"(", "release": {"from": "2.7", "to": "2.8"}, "references": [], "triggers": ["x"], "check": {"family": "f"},
+        language + R"(", "kind": ")" + (language == "build" ? "build" : "removed") +
+        R"(", "impact": "build", "release": {"from": "2.7", "to": "2.8"}, "references": [], "triggers": ["x"], "check": {"family": "f"},
       "fix": {"applicability": "none"},
       "docs": {"what": "w", "why": "y", "before": "b", "after": "a", "fix_safety": "f", "limitations": "l")" +
-                       (example_file.empty() ? "" : R"(, "example_file": ")" + example_file + "\"") + "}}";
+        (example_file.empty() ? "" : R"(, "example_file": ")" + example_file + "\"") + "}}";
     return engine::parse_rule(nlohmann::json::parse(text), "TM999.json");
   };
   CHECK(parse("python", "").docs.example_file == "example.py");

@@ -13,7 +13,7 @@ namespace {
 
 std::string minimal_rule(const std::string& extra = "") {
   return R"({"code": "TM999", "name": "test-rule", "summary": "s", "message": "`{name}` changed",
-    "severity": "warning", "default_enabled": true, "since": "2.8", "kind": "removed",
+    "severity": "warning", "default_enabled": true, "since": "2.8", "kind": "removed", "impact": "breaks",
     "release": {"from": "2.7", "to": "2.8"}, "confidence": "high",
     "references": [], "triggers": ["x"], "check": {"family": "missing-keyword"},
     "fix": {"applicability": "safe"},
@@ -91,4 +91,20 @@ TEST_CASE("trigger_match and trigger_groups are read and checked") {
   CHECK(error_of(minimal_rule(R"(, "trigger_match": "substring")")).empty());
   slash.replace(slash.rfind('}'), 1, R"(, "trigger_match": "substring"})");
   CHECK(error_of(slash).empty());
+}
+
+TEST_CASE("the catalog's release pair and impacts come from its rules") {
+  const Catalog& catalog = Catalog::builtin();
+  engine::ReleaseNames names = engine::builtin_release_names();
+  CHECK(catalog.release().from.str() == names.from);
+  CHECK(catalog.release().to.str() == names.to);
+  CHECK(engine::default_min_torch() == catalog.release().from);
+  for (const engine::RuleSpec& rule : catalog.rules()) {
+    INFO(rule.code);
+    CHECK_FALSE(rule.release.from < catalog.release().from);
+    CHECK_FALSE(catalog.release().to < rule.release.to);
+    // Build rules are about build files; every build-file rule is a build rule.
+    CHECK((rule.impact == engine::RuleImpact::Build) == (rule.kind == engine::RuleKind::Build));
+  }
+  CHECK_THAT(error_of(minimal_rule(R"(, "impact": "urgent")")), Catch::Contains("expected one of: breaks"));
 }

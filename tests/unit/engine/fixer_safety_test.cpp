@@ -48,7 +48,7 @@ class FaultyCheck : public PythonCheck {
 
 std::string rule_json(const std::string& code, const std::string& callee) {
   return R"({"code": ")" + code + R"(", "name": "test-)" + callee + R"(", "summary": "s", "message": "m",
-    "severity": "warning", "since": "2.8", "kind": "removed", "release": {"from": "2.7", "to": "2.8"}, "confidence": "high", "references": [], "triggers": [")" +
+    "severity": "warning", "since": "2.8", "kind": "removed", "impact": "breaks", "release": {"from": "2.7", "to": "2.8"}, "confidence": "high", "references": [], "triggers": [")" +
          callee + R"("], "check": {"family": "faulty", "params": {"callee": ")" + callee + R"("}},
     "fix": {"applicability": "safe"},
     "docs": {"what": "w", "why": "w", "before": "b", "after": "a", "fix_safety": "f", "limitations": "l"}})";

@@ -210,7 +210,7 @@ TEST_CASE("no pin with a lower bound falls back to the default") {
   TempProject project;
   project.write("requirements.txt", "torch\ntorch<2.9\nnumpy>=2\n");
   TorchRange range = detect_torch_range(project.source());
-  CHECK(range.min_torch == kDefaultMinTorch);
+  CHECK(range.min_torch == default_min_torch());
   CHECK(range.source == "default");
   CHECK(range.describe().starts_with("supported torch >= 2.7 (default"));
 }

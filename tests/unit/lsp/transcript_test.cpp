@@ -441,17 +441,18 @@ TEST_CASE("settings: initializationOptions select rules and policies; bad entrie
     return R"({"jsonrpc":"2.0","method":"window/showMessage","params":{"message":"torchmigrate: )" + message +
            R"(","type":2}})";
   };
-  CHECK(run.output ==
-        framed({
-            R"({"id":1,"jsonrpc":"2.0","result":{"capabilities":{"hoverProvider":true,"positionEncoding":"utf-16","textDocumentSync":{"change":2,"openClose":true,"save":{"includeText":false}}},"serverInfo":{"name":"torchmigrate","version":")" +
-                std::string(torchmigrate::kVersion) + R"("}}})",
-            show("unknown option `colour`; ignored"),
-            show("option `extendSelect`: " + selector_error("TM999")),
-            show("option `minTorch`: `two` is not a version such as 2.8; ignored"),
-            show("option `policy`: TM101 has no keep-old/adopt-new choice; ignored"),
-            publish("", 1),  // TM201 is ignored
-            kShutdownResult,
-        }));
+  CHECK(
+      run.output ==
+      framed({
+          R"({"id":1,"jsonrpc":"2.0","result":{"capabilities":{"hoverProvider":true,"positionEncoding":"utf-16","textDocumentSync":{"change":2,"openClose":true,"save":{"includeText":false}}},"serverInfo":{"name":"torchmigrate","version":")" +
+              std::string(torchmigrate::kVersion) + R"("}}})",
+          show("unknown option `colour`; ignored"),
+          show("option `extendSelect`: " + selector_error("TM999")),
+          show("option `minTorch`: `two` is not a version MAJOR.MINOR; ignored"),
+          show("option `policy`: TM101 has no keep-old/adopt-new choice; ignored"),
+          publish("", 1),  // TM201 is ignored
+          kShutdownResult,
+      }));
 }
 
 TEST_CASE("settings: a changed config file or configuration re-lints the open documents") {
