@@ -12,12 +12,14 @@
 #include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/checks/config_usage.hpp"
 #include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/python/statement_edits.hpp"
 
 namespace torchmigrate::checks {
 namespace {
 
 using engine::PythonCheckContext;
 using python::Node;
+using python::remove_statement;
 
 enum class Action { Rename, Delete, Report, Ignore };
 
