@@ -17,7 +17,6 @@ using python::remove_from_sequence;
 using python::remove_lines_spanning_neighbour;
 using python::remove_statement;
 using python::rest_of_line_is_empty;
-using python::statements_of;
 
 bool has_multiline_string(Node node) {
   std::string_view kind = node.kind();
