@@ -4,68 +4,19 @@
 #include <algorithm>
 
 #include "torchmigrate/checks/call_arguments.hpp"
+#include "torchmigrate/python/statement_edits.hpp"
 
 namespace torchmigrate::checks {
 namespace {
 
+using python::is_blank;
+using python::line_start;
+using python::next_line_start;
 using python::Node;
-
-bool is_blank(std::string_view text) {
-  return std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
-}
-
-uint32_t line_start(std::string_view source, uint32_t offset) {
-  size_t newline = source.rfind('\n', offset == 0 ? 0 : offset - 1);
-  if (offset == 0 || newline == std::string_view::npos) return 0;
-  return static_cast<uint32_t>(newline + 1);
-}
-
-// Offset just past the newline that ends the line holding `offset` (or the end of the text).
-uint32_t next_line_start(std::string_view source, uint32_t offset) {
-  size_t newline = source.find('\n', offset);
-  return newline == std::string_view::npos ? static_cast<uint32_t>(source.size()) : static_cast<uint32_t>(newline + 1);
-}
-
-// True when only blanks (and optionally a comment) follow `offset` on its line.
-bool rest_of_line_is_empty(std::string_view source, uint32_t offset) {
-  size_t newline = source.find('\n', offset);
-  std::string_view rest = source.substr(offset, newline == std::string_view::npos ? std::string_view::npos : newline - offset);
-  size_t hash = rest.find('#');
-  return is_blank(rest.substr(0, hash));
-}
-
-std::vector<Node> statements_of(Node block) {
-  std::vector<Node> statements;
-  for (uint32_t i = 0; i < block.named_child_count(); ++i) {
-    Node child = block.named_child(i);
-    if (child.kind() != "comment") statements.push_back(child);
-  }
-  return statements;
-}
-
-// Removes `item` from a comma-separated sequence of siblings.
-// Removes the lines [from, to) of `items[self]` with an edit that also spans a neighbouring item,
-// kept verbatim, so that two such removals never apply in the same pass: a block or a patch can
-// then never be left empty (the next pass sees the smaller container and removes it whole).
-Edit remove_lines_spanning_neighbour(std::string_view source, const std::vector<Node>& items,
-                                     std::vector<Node>::const_iterator self, uint32_t from, uint32_t to) {
-  if (self != items.begin()) {
-    Node neighbour = *(self - 1);
-    return Edit::replace({neighbour.start(), to}, std::string(source.substr(neighbour.start(), from - neighbour.start())));
-  }
-  Node neighbour = *(self + 1);
-  uint32_t kept = line_start(source, neighbour.start());
-  return Edit::replace({from, neighbour.end()}, std::string(source.substr(kept, neighbour.end() - kept)));
-}
-
-Edit remove_from_sequence(const std::vector<Node>& items, Node item) {
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (!(items[i] == item)) continue;
-    if (i > 0) return Edit::remove({items[i - 1].end(), item.end()});
-    if (i + 1 < items.size()) return Edit::remove({item.start(), items[i + 1].start()});
-  }
-  return Edit::remove(item.range());
-}
+using python::remove_from_sequence;
+using python::remove_lines_spanning_neighbour;
+using python::remove_statement;
+using python::rest_of_line_is_empty;
 
 bool has_multiline_string(Node node) {
   std::string_view kind = node.kind();
@@ -184,33 +135,6 @@ Node enclosing_statement(Node expression) {
   Node parent = expression.parent();
   if (parent && parent.kind() == "expression_statement" && parent.named_child_count() == 1) return parent;
   return {};
-}
-
-std::optional<Edit> remove_statement(Node statement) {
-  if (!statement) return std::nullopt;
-  Node parent = statement.parent();
-  if (!parent) return std::nullopt;
-  std::string_view source = statement.source();
-  std::vector<Node> siblings = statements_of(parent);
-  if (parent.kind() == "block" && siblings.size() == 1) return Edit::replace(statement.range(), "pass");
-
-  Node previous = statement.prev_sibling();
-  Node next = statement.next_sibling();
-  if (next && next.kind() == ";") {
-    Node after = next.next_sibling();
-    uint32_t until = after && after.start() < next_line_start(source, next.end()) ? after.start() : next.end();
-    return Edit::remove({statement.start(), until});
-  }
-  if (previous && previous.kind() == ";") return Edit::remove({previous.start(), statement.end()});
-  uint32_t from = line_start(source, statement.start());
-  if (!is_blank(source.substr(from, statement.start() - from)) || !rest_of_line_is_empty(source, statement.end())) {
-    return std::nullopt;
-  }
-  uint32_t to = next_line_start(source, statement.end());
-  if (parent.kind() != "block") return Edit::remove({from, to});
-  auto self = std::find(siblings.begin(), siblings.end(), statement);
-  if (self == siblings.end()) return std::nullopt;
-  return remove_lines_spanning_neighbour(source, siblings, self, from, to);
 }
 
 std::optional<Edit> remove_patch_use(Node call) {

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/checks/module_references.hpp"
 
+#include "torchmigrate/python/import_editor.hpp"
+
 namespace torchmigrate::checks {
 
+using python::ImportEditor;
 using python::Node;
 
 bool is_under(std::string_view qualified, std::string_view prefix) {
@@ -26,7 +29,7 @@ std::vector<ImportedName> imports_under(Node statement, const std::vector<std::s
   if (statement.kind() == "import_statement") {
     for (uint32_t i = 0; i < statement.named_child_count(); ++i) {
       Node item = statement.named_child(i);
-      Node name = item.kind() == "aliased_import" ? item.field("name") : item;
+      Node name = ImportEditor::imported_name(item);
       if (!name || name.kind() != "dotted_name") continue;
       std::string qualified(name.text());
       if (under_any(qualified, prefixes)) found.push_back({item, qualified});
@@ -42,7 +45,7 @@ std::vector<ImportedName> imports_under(Node statement, const std::vector<std::s
     if (item.kind() == "wildcard_import" && under_any(base, prefixes)) found.push_back({item, base});
   }
   for (Node item : statement.children_of_field("name")) {
-    Node name = item.kind() == "aliased_import" ? item.field("name") : item;
+    Node name = ImportEditor::imported_name(item);
     std::string qualified = base + "." + std::string(name.text());
     if (under_any(qualified, prefixes)) found.push_back({item, qualified});
   }

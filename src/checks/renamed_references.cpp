@@ -8,10 +8,12 @@
 #include "torchmigrate/checks/module_references.hpp"
 #include "torchmigrate/checks/python_functions.hpp"
 #include "torchmigrate/python/compat_guards.hpp"
+#include "torchmigrate/python/import_editor.hpp"
 
 namespace torchmigrate::checks {
 
 using engine::PythonCheckContext;
+using python::ImportEditor;
 using python::Node;
 
 namespace {
@@ -20,7 +22,6 @@ bool is_callee(Node node) {
   Node parent = node.parent();
   return parent && parent.kind() == "call" && parent.field("function") == node;
 }
-
 
 }  // namespace
 
@@ -67,12 +68,12 @@ void RenamedReferencesCheck::visit_import(Node statement, PythonCheckContext& co
   Node module = statement.field("module_name");
   if (!module || module.kind() != "dotted_name") return;
   for (Node item : statement.children_of_field("name")) {
-    Node name = item.kind() == "aliased_import" ? item.field("name") : item;
-    Node bound = item.kind() == "aliased_import" ? item.field("alias") : item;
-    std::string qualified = std::string(module.text()) + "." + std::string(name.text());
+    std::string qualified = std::string(module.text()) + "." + std::string(ImportEditor::imported_name(item).text());
     for (size_t t = 0; t < targets_.size(); ++t) {
       if (qualified != targets_[t].qualified_name) continue;
-      imports_.push_back({item, name, t, context.model().binding_created_by(bound.text(), statement)});
+      const python::Binding* binding =
+          context.model().binding_created_by(ImportEditor::bound_name(item).text(), statement);
+      imports_.push_back({item, t, binding});
     }
   }
 }
@@ -153,14 +154,6 @@ std::vector<const RenamedReferencesCheck::Reference*> RenamedReferencesCheck::me
   return members;
 }
 
-bool RenamedReferencesCheck::rebound_elsewhere(const ImportItem& item, PythonCheckContext& context) const {
-  Node bound = item.item.kind() == "aliased_import" ? item.item.field("alias") : item.name;
-  const python::SemanticModel& model = context.model();
-  const python::Scope& scope = model.scopes()[model.scope_at(item.item.start())];
-  auto it = scope.bindings.find(std::string(bound.text()));
-  return it != scope.bindings.end() && it->second.size() > 1;
-}
-
 void RenamedReferencesCheck::finish(PythonCheckContext& context) {
   std::vector<const Reference*> handled;
   auto is_handled = [&](const Reference* reference) {
@@ -172,14 +165,16 @@ void RenamedReferencesCheck::finish(PythonCheckContext& context) {
   std::vector<std::pair<Node, std::optional<std::vector<Edit>>>> statements;
   for (const ImportItem& item : imports_) {
     std::vector<const Reference*> members = members_of(item.binding);
-    bool aliased = item.item.kind() == "aliased_import";
-    std::optional<std::vector<Edit>> group = group_edits(
-        {Edit::replace(item.name.range(), targets_[item.target].new_name)}, !aliased, members, context);
-    // `except ImportError: old = None` rebinds the name: renaming only the import would leave
-    // the other branch and every later use pointing at different things.
-    if (group && rebound_elsewhere(item, context)) {
-      group.reset();
-      no_fix_reason_ = "the imported name is also assigned elsewhere in the same scope";
+    std::vector<Node> uses;
+    for (const Reference* member : members) uses.push_back(member->node);
+    python::ImportChange change =
+        ImportEditor(context.model()).rename_name(item.item, targets_[item.target].new_name, uses);
+    std::optional<std::vector<Edit>> group;
+    if (change) {
+      bool aliased = item.item.kind() == "aliased_import";
+      group = group_edits(std::move(change.edits), !aliased, members, context);
+    } else {
+      no_fix_reason_ = change.conflict;
     }
     for (const Reference* member : members) report(*member, group, context);
     handled.insert(handled.end(), members.begin(), members.end());

@@ -87,8 +87,6 @@ bool is_side_effect_free(python::Node node);
 
 // The statement whose only expression is `expression` (an expression_statement), if any.
 python::Node enclosing_statement(python::Node expression);
-// Removes a simple statement; a block left empty gets `pass`.
-std::optional<Edit> remove_statement(python::Node statement);
 // Removes a whole `config.patch(...)` / `mock.patch(...)` use: its decorator line, its `with`
 // item (the `with` is dropped and its body dedented when it was the only item), or its statement.
 std::optional<Edit> remove_patch_use(python::Node call);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Shared machinery for rules about a torch function that was renamed or removed: finds every
 // reference (from-import, attribute chain, imported name, alias) and builds fixes that rename
-// the import and all its uses together, or none of them.
+// the import (through `python::ImportEditor`) and all its uses together, or none of them.
 #pragma once
 
 #include <optional>
@@ -44,8 +44,7 @@ class RenamedReferencesCheck : public engine::PythonCheck {
     const python::Binding* binding = nullptr;  // for imported names
   };
   struct ImportItem {
-    python::Node item;   // dotted_name or aliased_import inside the import statement
-    python::Node name;   // the dotted_name to rename
+    python::Node item;  // dotted_name or aliased_import inside the import statement
     size_t target = 0;
     const python::Binding* binding = nullptr;
   };
@@ -57,7 +56,6 @@ class RenamedReferencesCheck : public engine::PythonCheck {
                                                const std::vector<const Reference*>& members,
                                                engine::PythonCheckContext& context) const;
   [[nodiscard]] std::vector<const Reference*> members_of(const python::Binding* binding) const;
-  [[nodiscard]] bool rebound_elsewhere(const ImportItem& item, engine::PythonCheckContext& context) const;
   void report(const Reference& reference, const std::optional<std::vector<Edit>>& edits,
               engine::PythonCheckContext& context) const;
 

@@ -12,11 +12,13 @@
 
 #include "torchmigrate/checks/module_references.hpp"
 #include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/python/import_editor.hpp"
 
 namespace torchmigrate::checks {
 namespace {
 
 using engine::PythonCheckContext;
+using python::ImportEditor;
 using python::Node;
 
 constexpr std::string_view kPt2eModule = "quantize_pt2e";
@@ -246,7 +248,7 @@ class AoQuantizationCheck final : public engine::PythonCheck {
       if (statement.named_child_count() != 1 || names.size() != 1) return;
       Node item = names[0].item;
       if (item.kind() != "aliased_import" || !is_pt2e_module(names[0].qualified)) return;
-      pending.fix = {Edit::replace(item.field("name").range(), std::string(kTorchaoPt2e))};
+      pending.fix = {ImportEditor::replace_module(item, kTorchaoPt2e)};
       pending.imports = {std::string(kTorchaoPt2e)};
       pending.binding = context.model().binding_created_by(item.field("alias").text(), statement);
       return;
@@ -256,17 +258,16 @@ class AoQuantizationCheck final : public engine::PythonCheck {
     if (items.empty() || items.size() != names.size()) return;  // wildcard or names from elsewhere
     if (module.text() == "torch.ao.quantization.quantize_pt2e") {
       for (Node item : items) {
-        Node name = item.kind() == "aliased_import" ? item.field("name") : item;
-        if (!is_pt2e_function(name.text())) return;
+        if (!is_pt2e_function(ImportEditor::imported_name(item).text())) return;
       }
-      pending.fix = {Edit::replace(module.range(), std::string(kTorchaoPt2e))};
+      pending.fix = {ImportEditor::replace_module(statement, kTorchaoPt2e)};
       pending.imports = {std::string(kTorchaoPt2e)};
       return;
     }
     // `from torch.ao.quantization import quantize_pt2e [as qp]`.
     if (module.text() == "torch.ao.quantization" && items.size() == 1 && is_pt2e_module(names[0].qualified)) {
-      Node bound = items[0].kind() == "aliased_import" ? items[0].field("alias") : items[0];
-      pending.fix = {Edit::replace(module.range(), "torchao.quantization.pt2e")};
+      Node bound = ImportEditor::bound_name(items[0]);
+      pending.fix = {ImportEditor::replace_module(statement, "torchao.quantization.pt2e")};
       pending.imports = {"torchao.quantization.pt2e", std::string(kTorchaoPt2e)};
       pending.binding = context.model().binding_created_by(bound.text(), statement);
     }

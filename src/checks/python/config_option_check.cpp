@@ -12,12 +12,14 @@
 #include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/checks/config_usage.hpp"
 #include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/python/statement_edits.hpp"
 
 namespace torchmigrate::checks {
 namespace {
 
 using engine::PythonCheckContext;
 using python::Node;
+using python::remove_statement;
 
 enum class Action { Rename, Delete, Report, Ignore };
 
@@ -313,11 +315,12 @@ class ConfigOptionCheck final : public engine::PythonCheck {
       std::string object(usage.site.field("object").text());
       for (const std::string& key : new_keys) {
         if (parent_path(key) != parent_path(usage.key)) return false;
-        parts.push_back(object + "." + last_segment(key) + " = " + value);
+        std::string part = object;
+        part.append(".").append(last_segment(key)).append(" = ").append(value);
+        parts.push_back(std::move(part));
       }
       std::string_view source = statement.source();
-      size_t line = source.rfind('\n', statement.start() == 0 ? 0 : statement.start() - 1);
-      uint32_t from = statement.start() == 0 || line == std::string_view::npos ? 0 : static_cast<uint32_t>(line + 1);
+      uint32_t from = python::line_start(source, statement.start());
       std::string_view indent = source.substr(from, statement.start() - from);
       bool own_line = indent.find_first_not_of(" \t") == std::string_view::npos;
       fix.edits.push_back(Edit::replace(statement.range(), join(parts, own_line ? "\n" + std::string(indent) : "; ")));
@@ -325,7 +328,11 @@ class ConfigOptionCheck final : public engine::PythonCheck {
     }
     if (usage.kind == ConfigUsageKind::DictEntry || usage.kind == ConfigUsageKind::PatchPositional) {
       std::string_view quote = usage.key_node.child(0).text();
-      for (const std::string& key : new_keys) parts.push_back(std::string(quote) + key + std::string(quote) + ": " + value);
+      for (const std::string& key : new_keys) {
+        std::string part(quote);
+        part.append(key).append(quote).append(": ").append(value);
+        parts.push_back(std::move(part));
+      }
       if (usage.kind == ConfigUsageKind::DictEntry) {
         fix.edits.push_back(Edit::replace(usage.site.range(), join(parts, ", ")));
         return true;

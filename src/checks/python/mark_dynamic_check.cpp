@@ -7,6 +7,7 @@
 
 #include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/python/import_editor.hpp"
 
 namespace torchmigrate::checks {
 namespace {
@@ -14,6 +15,7 @@ namespace {
 using engine::PythonCheckContext;
 using python::Binding;
 using python::BindingKind;
+using python::ImportEditor;
 using python::Node;
 
 class MarkDynamicCheck final : public engine::PythonCheck {
@@ -86,20 +88,19 @@ class MarkDynamicCheck final : public engine::PythonCheck {
         binding->node.kind() != "import_from_statement") {
       return std::nullopt;
     }
-    std::vector<Edit> edits{Edit::replace(function.range(), new_name_)};
+    // Already imported from any module that provides it: reuse it.
     const Binding* existing = context.model().lookup(new_name_, function);
-    if (existing != nullptr) {
-      // Already imported: reuse it, unless the name means something else here.
-      if (existing->kind == BindingKind::Local || !is_new_function(existing->qualified_name)) return std::nullopt;
-      return edits;
+    if (existing != nullptr && existing->kind != BindingKind::Local && is_new_function(existing->qualified_name)) {
+      return std::vector<Edit>{Edit::replace(function.range(), new_name_)};
     }
-    // Add the new name next to the imported one; every call shares this identical edit.
+    // Otherwise the new name joins the old one in its import; every call shares these identical edits.
     for (Node item : binding->node.children_of_field("name")) {
-      Node bound = item.kind() == "aliased_import" ? item.field("alias") : item;
-      if (bound.text() == function.text()) {
-        edits.push_back(Edit::insert(item.end(), ", " + new_name_));
-        return edits;
-      }
+      if (ImportEditor::bound_name(item).text() != function.text()) continue;
+      std::string_view module = binding->node.field("module_name").text();
+      python::ImportChange change = ImportEditor(context.model()).import_name(module, new_name_, function, item);
+      if (!change) return std::nullopt;
+      change.edits.push_back(Edit::replace(function.range(), change.name));
+      return std::move(change.edits);
     }
     return std::nullopt;
   }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // TM303: `torch.onnx.dynamo_export(model, *args, **kwargs)` is deprecated; the same export is
 // `torch.onnx.export(model, (args,), kwargs={...}, dynamo=True)`. A from-imported name is renamed
-// together with every use, or not at all.
+// (through `python::ImportEditor`) together with every use, or not at all.
 #include "torchmigrate/checks/python_checks.hpp"
 
 #include <algorithm>
@@ -10,11 +10,13 @@
 #include "torchmigrate/checks/module_references.hpp"
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/python/compat_guards.hpp"
+#include "torchmigrate/python/import_editor.hpp"
 
 namespace torchmigrate::checks {
 namespace {
 
 using engine::PythonCheckContext;
+using python::ImportEditor;
 using python::Node;
 
 // Edits for one call, or why it cannot be rewritten.
@@ -146,10 +148,10 @@ class OnnxDynamoExportCheck final : public engine::PythonCheck {
     Node module = statement.field("module_name");
     if (!module || module.kind() != "dotted_name" || module.text() != module_) return;
     for (Node item : statement.children_of_field("name")) {
-      Node name = item.kind() == "aliased_import" ? item.field("name") : item;
-      Node bound = item.kind() == "aliased_import" ? item.field("alias") : item;
-      if (name.text() != old_name_) continue;
-      imports_.push_back({statement, item, context.model().binding_created_by(bound.text(), statement)});
+      if (ImportEditor::imported_name(item).text() != old_name_) continue;
+      const python::Binding* binding =
+          context.model().binding_created_by(ImportEditor::bound_name(item).text(), statement);
+      imports_.push_back({statement, item, binding});
     }
   }
 
@@ -167,20 +169,12 @@ class OnnxDynamoExportCheck final : public engine::PythonCheck {
   // `from torch.onnx import dynamo_export [as alias]`: the import and all its calls change together.
   CallRewrite group_rewrite(const ImportItem& item, const std::vector<const Use*>& members,
                             PythonCheckContext& context) const {
+    std::vector<Node> uses;
+    for (const Use* member : members) uses.push_back(member->node);
+    python::ImportChange change = ImportEditor(context.model()).rename_name(item.item, new_name_, uses);
+    if (!change) return change.conflict;
     bool aliased = item.item.kind() == "aliased_import";
-    if (!aliased && name_is_taken(context)) {
-      return "`" + new_name_ + "` already names something else in this file";
-    }
-    Node name = aliased ? item.item.field("name") : item.item;
-    // `except ImportError: dynamo_export = None` rebinds the name; renaming only the import
-    // would leave the two branches binding different names.
-    Node bound = aliased ? item.item.field("alias") : item.item;
-    const python::Scope& scope = context.model().scopes()[context.model().scope_at(item.item.start())];
-    if (auto it = scope.bindings.find(std::string(bound.text())); it != scope.bindings.end() && it->second.size() > 1) {
-      std::string reason("`");
-      return reason.append(bound.text()).append("` is also assigned elsewhere in the same scope");
-    }
-    std::vector<Edit> edits{Edit::replace(name.range(), new_name_)};
+    std::vector<Edit> edits = std::move(change.edits);
     for (const Use* member : members) {
       if (!member->call) {
         std::string reason("`");
@@ -193,17 +187,9 @@ class OnnxDynamoExportCheck final : public engine::PythonCheck {
       }
       auto& call_edits = std::get<std::vector<Edit>>(rewrite);
       edits.insert(edits.end(), call_edits.begin(), call_edits.end());
-      if (!aliased) edits.push_back(Edit::replace(member->node.range(), new_name_));
+      if (!aliased) edits.push_back(Edit::replace(member->node.range(), change.name));
     }
     return edits;
-  }
-
-  // Renaming the imported name to `export` must not capture or shadow another `export`.
-  [[nodiscard]] bool name_is_taken(PythonCheckContext& context) const {
-    for (const python::Scope& scope : context.model().scopes()) {
-      if (scope.bindings.count(new_name_)) return true;
-    }
-    return false;
   }
 
   void report(Node where, const CallRewrite& rewrite, PythonCheckContext& context) const {

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "torchmigrate/checks/config_usage.hpp"
+#include "torchmigrate/python/statement_edits.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 
 using namespace torchmigrate;
@@ -152,7 +153,7 @@ TEST_CASE("removing a patch keeps the code valid") {
 }
 
 TEST_CASE("removing a statement never leaves an empty block") {
-  auto remove = [](python::Node call) { return remove_statement(enclosing_statement(call)); };
+  auto remove = [](python::Node call) { return python::remove_statement(enclosing_statement(call)); };
   CHECK(edit_call("def f():\n    setattr(c, 'a', 1)\n", "setattr", remove) == "def f():\n    pass\n");
   CHECK(edit_call("x = 1\nsetattr(c, 'a', 1)  # note\ny = 2\n", "setattr", remove) == "x = 1\ny = 2\n");
   CHECK(edit_call("def f():\n    x = 1\n    setattr(c, 'a', 1)\n", "setattr", remove) == "def f():\n    x = 1\n");
