@@ -66,4 +66,10 @@ Node strip_parentheses(Node expression) {
   return expression;
 }
 
+bool callee_may_end_in(python::Node call, const std::set<std::string, std::less<>>& names) {
+  python::Node callee = strip_parentheses(call.field("function"));
+  if (!callee || callee.kind() != "attribute") return true;
+  return names.count(callee.field("attribute").text()) > 0;
+}
+
 }  // namespace torchmigrate::checks

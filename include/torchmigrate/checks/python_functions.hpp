@@ -4,6 +4,9 @@
 // the unshadowed builtin.
 #pragma once
 
+#include <functional>
+#include <set>
+#include <string>
 #include <string_view>
 
 #include "torchmigrate/python/semantic_model.hpp"
@@ -23,5 +26,9 @@ bool is_builtin(const python::SemanticModel& model, python::Node expression, std
 python::Node getattr_name(const python::SemanticModel& model, python::Node call);
 // `((x))` -> `x`.
 python::Node strip_parentheses(python::Node expression);
+// False when the call's callee cannot resolve to a qualified name ending in one of `names`
+// (last segments, e.g. "export" for "torch.export.export"): `a.b.name(...)` resolves to a name
+// ending in `.name`, so its attribute text decides without a look-up. Other callees may.
+bool callee_may_end_in(python::Node call, const std::set<std::string, std::less<>>& names);
 
 }  // namespace torchmigrate::checks

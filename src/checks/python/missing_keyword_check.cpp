@@ -7,6 +7,7 @@
 
 #include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/checks/python_functions.hpp"
 
 namespace torchmigrate::checks {
 namespace {
@@ -18,7 +19,10 @@ class MissingKeywordCheck final : public engine::PythonCheck {
  public:
   explicit MissingKeywordCheck(const engine::RuleSpec& rule) : PythonCheck(rule) {
     Params params(rule);
-    for (const std::string& callee : params.strings("callees")) callees_.insert(callee);
+    for (const std::string& callee : params.strings("callees")) {
+      callees_.insert(callee);
+      last_names_.insert(callee.substr(callee.rfind('.') + 1));
+    }
     keyword_ = params.string("keyword");
     keep_old_ = params.string("keep_old");
     adopt_new_ = params.string("adopt_new");
@@ -36,6 +40,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
   [[nodiscard]] std::vector<std::string_view> node_kinds() const override { return {"call"}; }
 
   void visit(Node call, PythonCheckContext& context) override {
+    if (!callee_may_end_in(call, last_names_)) return;  // most calls: no look-up at all
     // A name bound in both branches of an `if` may stand for several functions.
     std::vector<std::optional<std::string>> possible = context.model().resolve_call_all(call);
     std::string callee;
@@ -105,6 +110,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
   }
 
   std::set<std::string> callees_;
+  std::set<std::string, std::less<>> last_names_;  // of `callees_`
   std::string keyword_, keep_old_, adopt_new_;
   std::optional<size_t> positional_index_;
   bool none_is_default_ = false;
