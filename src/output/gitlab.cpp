@@ -2,6 +2,7 @@
 // GitLab Code Quality report (a Code Climate subset): a JSON array of issues, each with a
 // fingerprint that stays the same when lines are added above the finding.
 #include <openssl/evp.h>
+#include <nlohmann/json.hpp>
 
 #include <map>
 #include <stdexcept>
