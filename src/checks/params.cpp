@@ -1,20 +1,30 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/checks/params.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace torchmigrate::checks {
 
-Params::Params(const engine::RuleSpec& rule) : Params(rule.check_params, rule.code + ": check.params") {}
+Params::Params(const engine::RuleSpec& rule)
+    : Params(rule.check_params ? rule.check_params : std::make_shared<const nlohmann::json>(nlohmann::json::object()),
+             rule.code + ": check.params") {}
 
-Params::Params(const nlohmann::json& object, std::string where) : object_(object), where_(std::move(where)) {
-  if (!object_.is_object()) fail("must be an object");
+Params::Params(const nlohmann::json& object, std::string where)
+    : Params(std::make_shared<const nlohmann::json>(object), std::move(where)) {}
+
+Params::Params(std::shared_ptr<const nlohmann::json> object, std::string where)
+    : object_(std::move(object)), where_(std::move(where)) {
+  if (!object_->is_object()) fail("must be an object");
 }
+
+bool Params::has(const std::string& key) const { return object_->contains(key); }
 
 void Params::fail(const std::string& what) const { throw engine::CatalogError(where_ + ": " + what); }
 
 const nlohmann::json& Params::get(const std::string& key) const {
   seen_.insert(key);
-  if (!object_.contains(key)) fail("missing key `" + key + "`");
-  return object_.at(key);
+  if (!object_->contains(key)) fail("missing key `" + key + "`");
+  return object_->at(key);
 }
 
 std::string Params::string(const std::string& key) const {
@@ -42,9 +52,9 @@ size_t Params::integer(const std::string& key) const {
 
 bool Params::boolean(const std::string& key, bool fallback) const {
   seen_.insert(key);
-  if (!object_.contains(key)) return fallback;
-  if (!object_.at(key).is_boolean()) fail("`" + key + "` must be true or false");
-  return object_.at(key).get<bool>();
+  if (!object_->contains(key)) return fallback;
+  if (!object_->at(key).is_boolean()) fail("`" + key + "` must be true or false");
+  return object_->at(key).get<bool>();
 }
 
 Params Params::object(const std::string& key) const { return Params(get(key), where_ + "." + key); }
@@ -58,7 +68,7 @@ std::vector<Params> Params::objects(const std::string& key) const {
 }
 
 void Params::finish() const {
-  for (const auto& [key, value] : object_.items()) {
+  for (const auto& [key, value] : object_->items()) {
     if (!seen_.count(key)) fail("unknown key `" + key + "`");
   }
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/cli/shard_result.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "torchmigrate/cxx/compile_database.hpp"
+#include "torchmigrate/cxx/libclang.hpp"
 
 namespace torchmigrate::cxx {
 namespace {

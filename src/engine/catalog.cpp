@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/catalog.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <regex>
 #include <set>
@@ -254,7 +256,7 @@ RuleSpec parse_rule(const json& entry, const std::string& origin) {
 
   ObjectReader check(reader.object("check"), origin + ": check");
   rule.check_family = check.string("family");
-  if (const json* params = check.optional_object("params")) rule.check_params = *params;
+  if (const json* params = check.optional_object("params")) rule.check_params = std::make_shared<const json>(*params);
   check.finish();
 
   ObjectReader fix(reader.object("fix"), origin + ": fix");

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/lsp/settings.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <stdexcept>
 #include <utility>
 

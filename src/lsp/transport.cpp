@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/lsp/transport.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <istream>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // GitLab Code Quality report (a Code Climate subset): a JSON array of issues, each with a
 // fingerprint that stays the same when lines are added above the finding.
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <tuple>
 

@@ -2,6 +2,8 @@
 // JSON Lines: the json format's objects, one compact object per line, for streaming consumers.
 #include "torchmigrate/output/report.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace torchmigrate::output {
 
 void write_json_lines(const Report& report, std::ostream& out) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // SARIF 2.1.0: one run whose driver lists every rule with its docs, and one result per finding
 // with its region and proposed fixes; paths are relative to %SRCROOT% (the repository root).
+#include <nlohmann/json.hpp>
+
 #include <map>
 
 #include "torchmigrate/engine/fixer.hpp"

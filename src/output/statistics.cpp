@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // --statistics: how many findings each rule produced and whether `--fix` would fix them, in
 // Ruff's layout (count, code, [*] all / [~] some / [ ] none fixable, rule name).
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <map>
 

@@ -9,6 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
+// The grammar (tree-sitter-python), linked into this layer only.
+extern "C" const TSLanguage* tree_sitter_python();
+
 namespace torchmigrate::python {
 namespace {
 

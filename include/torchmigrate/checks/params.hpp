@@ -3,8 +3,9 @@
 // the key; a key the check does not read is an error too.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,7 +19,7 @@ class Params {
   explicit Params(const engine::RuleSpec& rule);
   Params(const nlohmann::json& object, std::string where);
 
-  [[nodiscard]] bool has(const std::string& key) const { return object_.contains(key); }
+  [[nodiscard]] bool has(const std::string& key) const;
   [[nodiscard]] std::string string(const std::string& key) const;
   [[nodiscard]] std::vector<std::string> strings(const std::string& key) const;
   [[nodiscard]] size_t integer(const std::string& key) const;
@@ -31,10 +32,11 @@ class Params {
   void finish() const;
 
  private:
+  Params(std::shared_ptr<const nlohmann::json> object, std::string where);
   [[noreturn]] void fail(const std::string& what) const;
   const nlohmann::json& get(const std::string& key) const;
 
-  nlohmann::json object_;
+  std::shared_ptr<const nlohmann::json> object_;  // never null
   std::string where_;
   mutable std::set<std::string> seen_;
 };

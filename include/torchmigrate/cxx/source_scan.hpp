@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "torchmigrate/core/source_file.hpp"
-#include "torchmigrate/cxx/libclang.hpp"
 
 namespace torchmigrate::cxx {
 

@@ -3,9 +3,10 @@
 // files in rules/ (embedded in the binary at build time) into plain structs.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -87,7 +88,9 @@ struct RuleSpec {
   std::vector<std::string> compat_markers;
   CompatAttributes compat_attributes;
   std::string check_family;
-  nlohmann::json check_params = nlohmann::json::object();
+  // The catalog's `check.params` object, shared by the copies of a spec; null: none given (read as
+  // an empty object). A pointer keeps nlohmann/json.hpp out of every file that includes this one.
+  std::shared_ptr<const nlohmann::json> check_params;
   std::optional<Applicability> fix_applicability;  // nullopt: the rule has no fix
   FixRequirements fix_compat;  // the catalog's `fix.requires`
   bool fix_policies = false;

@@ -5,7 +5,7 @@
 // part of command-line flags.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <array>
 #include <filesystem>

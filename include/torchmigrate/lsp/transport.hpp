@@ -3,7 +3,7 @@
 // pair of streams (stdin/stdout for the server, string streams for tests).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstddef>
 #include <iosfwd>

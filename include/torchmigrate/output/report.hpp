@@ -3,7 +3,7 @@
 // per format (src/output/<format>.cpp); `write` picks one by name.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <memory>
 #include <ostream>

@@ -11,8 +11,6 @@
 
 #include "torchmigrate/core/text_range.hpp"
 
-extern "C" const TSLanguage* tree_sitter_python();
-
 namespace torchmigrate::python {
 
 // A TSNode is a plain value that borrows from its tree; Node adds the source text so

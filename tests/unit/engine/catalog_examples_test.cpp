@@ -4,6 +4,8 @@
 // recommended code must not be flagged, so `torchmigrate rule CODE` and docs/rules cannot drift.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <regex>

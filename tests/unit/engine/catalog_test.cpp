@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/engine/catalog.hpp"

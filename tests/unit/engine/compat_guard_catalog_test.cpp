@@ -3,6 +3,8 @@
 // of rules/*.json and the same code is judged differently.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <fstream>
 #include <functional>

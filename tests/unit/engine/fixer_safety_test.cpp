@@ -4,6 +4,8 @@
 // final-newline state kept.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <memory>
 
 #include "torchmigrate/checks/registry.hpp"
@@ -17,7 +19,7 @@ namespace {
 // Reports every call of the function named in its params and offers the fix the test asks for.
 class FaultyCheck : public PythonCheck {
  public:
-  explicit FaultyCheck(const RuleSpec& rule) : PythonCheck(rule), callee_(rule.check_params.at("callee")) {}
+  explicit FaultyCheck(const RuleSpec& rule) : PythonCheck(rule), callee_(rule.check_params->at("callee")) {}
   [[nodiscard]] std::vector<std::string_view> node_kinds() const override { return {"call"}; }
   void visit(python::Node node, PythonCheckContext& context) override {
     if (node.field("function").text() != callee_) return;
