@@ -150,6 +150,37 @@ std::vector<uint32_t> rejected_stars(const TSTree* tree) {
   return stars;
 }
 
+// Whether rejected_stars can find anything: a `*` inside an ERROR or right before one (only
+// whitespace or a line continuation between). Typing leaves a syntax error most of the time,
+// and the token walk of rejected_stars visits the whole file; this visits only the nodes on the
+// way to each ERROR.
+bool star_near_error(const TSTree* tree, std::string_view source) {
+  auto is_blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\\'; };
+  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
+  bool found = false;
+  for (bool more = true; more && !found;) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    bool error = std::string_view(ts_node_type(node)) == "ERROR";
+    if (error) {
+      uint32_t start = std::min<uint32_t>(ts_node_start_byte(node), static_cast<uint32_t>(source.size()));
+      uint32_t end = std::min<uint32_t>(ts_node_end_byte(node), static_cast<uint32_t>(source.size()));
+      found = source.substr(start, end - start).find('*') != std::string_view::npos;
+      uint32_t before = start;
+      while (before > 0 && is_blank(source[before - 1])) --before;
+      found = found || (before > 0 && source[before - 1] == '*');
+    }
+    if (!error && ts_node_has_error(node) && ts_tree_cursor_goto_first_child(&cursor)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        more = false;
+        break;
+      }
+    }
+  }
+  ts_tree_cursor_delete(&cursor);
+  return found;
+}
+
 uint32_t first_error_offset(const TSTree* tree, std::string_view source) {
   auto error = find_error(Node(ts_tree_root_node(tree), source));
   return error ? error->start() : UINT32_MAX;
@@ -163,7 +194,7 @@ uint32_t first_error_offset(const TSTree* tree, std::string_view source) {
 // error lies further on (its element is then a plain expression, not a `list_splat`).
 TSTree* parse_python(std::string_view source, const TSTree* old_tree) {
   TSTree* tree = parse_bytes(source, old_tree);
-  if (!ts_node_has_error(ts_tree_root_node(tree))) return tree;
+  if (!ts_node_has_error(ts_tree_root_node(tree)) || !star_near_error(tree, source)) return tree;
   std::string blanked(source);
   bool changed = false;
   TSTree* retried = nullptr;
