@@ -9,7 +9,10 @@ set(release_to "")
 foreach(rule_file IN LISTS rule_files)
   get_filename_component(name "${rule_file}" NAME)
   file(READ "${rule_file}" content)
-  string(APPEND entries "    {\"${name}\", R\"tm_json(${content})tm_json\"},\n")
+  # `docs` (most of the bytes) is embedded apart, read only when a report or the editor asks.
+  string(JSON docs GET "${content}" docs)
+  string(JSON core REMOVE "${content}" docs)
+  string(APPEND entries "    {\"${name}\", R\"tm_json(${core})tm_json\", R\"tm_json(${docs})tm_json\"},\n")
   string(JSON from GET "${content}" release from)
   string(JSON to GET "${content}" release to)
   if(release_from STREQUAL "" OR from VERSION_LESS release_from)
@@ -26,7 +29,7 @@ file(WRITE "${output_dir}/embedded_rules.hpp.tmp"
 #include <span>
 #include <string_view>
 namespace torchmigrate::engine {
-struct EmbeddedRule { std::string_view file_name; std::string_view json; };
+struct EmbeddedRule { std::string_view file_name; std::string_view json; std::string_view docs; };
 std::span<const EmbeddedRule> embedded_rules();
 struct EmbeddedRelease { std::string_view from, to; };
 EmbeddedRelease embedded_release();

@@ -42,7 +42,7 @@ std::string_view language_name(engine::RuleLanguage language) {
 
 // The Markdown info string for the examples, from the file they are written as.
 std::string_view code_block_language(const engine::RuleSpec& rule) {
-  const fs::path file = rule.docs.example_file;
+  const fs::path file = rule.docs().example_file;
   switch (rule.language) {
     case engine::RuleLanguage::Python: return "python";
     case engine::RuleLanguage::Cxx: return file.extension() == ".cu" || file.extension() == ".cuh" ? "cuda" : "cpp";
@@ -79,17 +79,17 @@ void write_markdown(const engine::RuleSpec& rule, std::ostream& out) {
   out << ". Kind: " << engine::to_string(rule.kind) << " (torch " << rule.release.from.str() << " to "
       << rule.release.to.str() << "). Confidence: " << rule.confidence << ". Fix: " << fix_label(rule) << ".";
   if (!rule.default_enabled) out << " Off by default (enable with `--extend-select " << rule.code << "`).";
-  out << "\n\n## What it does\n\n" << rule.docs.what << "\n\n## Why is this bad?\n\n" << rule.docs.why << "\n\n";
+  out << "\n\n## What it does\n\n" << rule.docs().what << "\n\n## Why is this bad?\n\n" << rule.docs().why << "\n\n";
   out << "## Example\n\n";
-  if (rule.language == engine::RuleLanguage::Build) out << "In `" << rule.docs.example_file << "`:\n\n";
-  print_code_block(rule, rule.docs.before, out);
+  if (rule.language == engine::RuleLanguage::Build) out << "In `" << rule.docs().example_file << "`:\n\n";
+  print_code_block(rule, rule.docs().before, out);
   out << "\nUse instead:\n\n";
-  print_code_block(rule, rule.docs.after, out);
-  if (!rule.docs.after_adopt_new.empty()) {
+  print_code_block(rule, rule.docs().after, out);
+  if (!rule.docs().after_adopt_new.empty()) {
     out << "\nOr, adopting the " << rule.release.to.str() << " behaviour (`--policy " << rule.code << "=adopt-new`):\n\n";
-    print_code_block(rule, rule.docs.after_adopt_new, out);
+    print_code_block(rule, rule.docs().after_adopt_new, out);
   }
-  out << "\n## Fix safety\n\n" << rule.docs.fix_safety << "\n\n## Limitations\n\n" << rule.docs.limitations << "\n";
+  out << "\n## Fix safety\n\n" << rule.docs().fix_safety << "\n\n## Limitations\n\n" << rule.docs().limitations << "\n";
   if (!rule.references.empty()) {
     out << "\n## References\n\n";
     for (const std::string& reference : rule.references) out << "- " << reference << ": " << engine::reference_url(reference) << "\n";
@@ -101,14 +101,14 @@ nlohmann::ordered_json rule_json(const engine::RuleSpec& rule) {
   for (const std::string& reference : rule.references) {
     references.push_back({{"id", reference}, {"url", engine::reference_url(reference)}});
   }
-  nlohmann::ordered_json docs = {{"what", rule.docs.what},
-                         {"why", rule.docs.why},
-                         {"example_file", rule.docs.example_file},
-                         {"before", rule.docs.before},
-                         {"after", rule.docs.after},
-                         {"fix_safety", rule.docs.fix_safety},
-                         {"limitations", rule.docs.limitations}};
-  if (!rule.docs.after_adopt_new.empty()) docs["after_adopt_new"] = rule.docs.after_adopt_new;
+  nlohmann::ordered_json docs = {{"what", rule.docs().what},
+                                 {"why", rule.docs().why},
+                                 {"example_file", rule.docs().example_file},
+                                 {"before", rule.docs().before},
+                                 {"after", rule.docs().after},
+                                 {"fix_safety", rule.docs().fix_safety},
+                                 {"limitations", rule.docs().limitations}};
+  if (!rule.docs().after_adopt_new.empty()) docs["after_adopt_new"] = rule.docs().after_adopt_new;
   nlohmann::ordered_json fix = {
       {"applicability", rule.fix_applicability ? std::string(to_string(*rule.fix_applicability)) : "none"},
       {"requires", rule.fix_compat.torch ? nlohmann::ordered_json{{"torch", ">=" + rule.fix_compat.torch->str()}}

@@ -205,7 +205,55 @@ std::string RuleSpec::format_message(const std::map<std::string, std::string>& v
   return out;
 }
 
-RuleSpec parse_rule(const json& entry, const std::string& origin) {
+namespace {
+
+RuleDocs read_docs(const json& object, const std::string& origin, RuleLanguage language) {
+  ObjectReader docs(object, origin + ": docs");
+  RuleDocs result;
+  result.what = docs.string("what");
+  result.why = docs.string("why");
+  result.before = docs.string("before");
+  result.after = docs.string("after");
+  result.after_adopt_new = docs.string("after_adopt_new", false);
+  result.fix_safety = docs.string("fix_safety");
+  result.limitations = docs.string("limitations");
+  result.example_file = docs.string("example_file", false);
+  if (result.example_file.find_first_of("/\\") != std::string::npos) {
+    docs.fail("`example_file` is a file name without directories, e.g. \"Dockerfile\"");
+  }
+  if (result.example_file.empty()) {
+    if (language == RuleLanguage::Build) {
+      docs.fail(
+          "build rules need `example_file` (e.g. \"Dockerfile\", \"requirements.txt\") to say what the examples are");
+    }
+    result.example_file = language == RuleLanguage::Cxx ? "example.cpp" : "example.py";
+  }
+  docs.finish();
+  return result;
+}
+
+}  // namespace
+
+LazyDocs::LazyDocs(RuleDocs docs) : docs_(std::move(docs)) {}
+
+LazyDocs::LazyDocs(std::string_view json, std::string origin, RuleLanguage language)
+    : json_(json), origin_(std::move(origin)), language_(language) {}
+
+const RuleDocs& LazyDocs::get() const {
+  std::call_once(once_, [&] {
+    if (json_.empty()) return;
+    json parsed;
+    try {
+      parsed = json::parse(json_);
+    } catch (const json::parse_error& error) {
+      throw CatalogError(origin_ + ": docs: invalid JSON: " + error.what());
+    }
+    docs_ = read_docs(parsed, origin_, language_);
+  });
+  return docs_;
+}
+
+RuleSpec parse_rule(const json& entry, const std::string& origin, std::string_view docs_json) {
   ObjectReader reader(entry, origin);
   RuleSpec rule;
   rule.code = reader.string("code");
@@ -277,31 +325,17 @@ RuleSpec parse_rule(const json& entry, const std::string& origin) {
     reader.fail("keep-old/adopt-new fixes (`fix.policies`) belong to `changed-default` rules");
   }
 
-  ObjectReader docs(reader.object("docs"), origin + ": docs");
-  rule.docs.what = docs.string("what");
-  rule.docs.why = docs.string("why");
-  rule.docs.before = docs.string("before");
-  rule.docs.after = docs.string("after");
-  rule.docs.after_adopt_new = docs.string("after_adopt_new", false);
-  rule.docs.fix_safety = docs.string("fix_safety");
-  rule.docs.limitations = docs.string("limitations");
-  rule.docs.example_file = docs.string("example_file", false);
-  if (rule.docs.example_file.find_first_of("/\\") != std::string::npos) {
-    docs.fail("`example_file` is a file name without directories, e.g. \"Dockerfile\"");
+  if (docs_json.empty()) {
+    rule.lazy_docs = std::make_shared<const LazyDocs>(read_docs(reader.object("docs"), origin, rule.language));
+  } else {
+    rule.lazy_docs = std::make_shared<const LazyDocs>(docs_json, origin, rule.language);
   }
-  if (rule.docs.example_file.empty()) {
-    if (rule.language == RuleLanguage::Build) {
-      docs.fail("build rules need `example_file` (e.g. \"Dockerfile\", \"requirements.txt\") to say what the examples are");
-    }
-    rule.docs.example_file = rule.language == RuleLanguage::Cxx ? "example.cpp" : "example.py";
-  }
-  docs.finish();
   reader.finish();
   return rule;
 }
 
 Catalog Catalog::parse(const std::vector<std::pair<std::string, std::string_view>>& sources) {
-  Catalog catalog;
+  std::vector<RuleSpec> rules;
   for (const auto& [origin, text] : sources) {
     json parsed;
     try {
@@ -309,8 +343,14 @@ Catalog Catalog::parse(const std::vector<std::pair<std::string, std::string_view
     } catch (const json::parse_error& error) {
       throw CatalogError(origin + ": invalid JSON: " + error.what());
     }
-    catalog.rules_.push_back(parse_rule(parsed, origin));
+    rules.push_back(parse_rule(parsed, origin));
   }
+  return from_rules(std::move(rules));
+}
+
+Catalog Catalog::from_rules(std::vector<RuleSpec> rules) {
+  Catalog catalog;
+  catalog.rules_ = std::move(rules);
   std::sort(catalog.rules_.begin(), catalog.rules_.end(),
             [](const RuleSpec& a, const RuleSpec& b) { return a.code < b.code; });
   for (size_t i = 1; i < catalog.rules_.size(); ++i) {
@@ -328,9 +368,13 @@ Catalog Catalog::parse(const std::vector<std::pair<std::string, std::string_view
 
 const Catalog& Catalog::builtin() {
   static const Catalog catalog = [] {
-    std::vector<std::pair<std::string, std::string_view>> sources;
-    for (const EmbeddedRule& rule : embedded_rules()) sources.emplace_back(rule.file_name, rule.json);
-    return parse(sources);
+    // The build split each entry's `docs` off (cmake/embed_rules.cmake): read when first asked.
+    std::vector<RuleSpec> rules;
+    for (const EmbeddedRule& rule : embedded_rules()) {
+      std::string origin(rule.file_name);
+      rules.push_back(parse_rule(json::parse(rule.json), origin, rule.docs));
+    }
+    return from_rules(std::move(rules));
   }();
   return catalog;
 }

@@ -31,7 +31,7 @@ constexpr std::string_view kMagic = "torchmigrate-cache";
 const std::string& catalog_hash() {
   static const std::string hash = [] {
     std::string all;
-    for (const EmbeddedRule& rule : embedded_rules()) all.append(rule.json);
+    for (const EmbeddedRule& rule : embedded_rules()) all.append(rule.json).append(rule.docs);
     return content_hash(all);
   }();
   return hash;

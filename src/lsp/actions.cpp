@@ -40,12 +40,12 @@ std::string rule_hover_markdown(const engine::RuleSpec& rule) {
     return "```" + std::string(fence) + "\n" + code + (code.ends_with('\n') ? "" : "\n") + "```\n";
   };
   std::string text = "**" + rule.code + "** `" + rule.name + "`: " + rule.summary + "\n\n";
-  text += rule.docs.what + "\n\n" + rule.docs.why + "\n\n";
-  text += "Before:\n" + block(rule.docs.before) + "\nAfter:\n" + block(rule.docs.after);
-  if (!rule.docs.after_adopt_new.empty()) {
-    text += "\nOr, adopting the " + rule.release.to.str() + " behaviour:\n" + block(rule.docs.after_adopt_new);
+  text += rule.docs().what + "\n\n" + rule.docs().why + "\n\n";
+  text += "Before:\n" + block(rule.docs().before) + "\nAfter:\n" + block(rule.docs().after);
+  if (!rule.docs().after_adopt_new.empty()) {
+    text += "\nOr, adopting the " + rule.release.to.str() + " behaviour:\n" + block(rule.docs().after_adopt_new);
   }
-  if (!rule.docs.fix_safety.empty()) text += "\n**Fix safety:** " + rule.docs.fix_safety + "\n";
+  if (!rule.docs().fix_safety.empty()) text += "\n**Fix safety:** " + rule.docs().fix_safety + "\n";
   return text;
 }
 

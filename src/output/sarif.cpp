@@ -106,7 +106,7 @@ std::string indented(const std::string& code) {
 
 // The same sections as `torchmigrate rule CODE`, as plain text and as Markdown.
 nlohmann::json help(const engine::RuleSpec& rule) {
-  const engine::RuleDocs& docs = rule.docs;
+  const engine::RuleDocs& docs = rule.docs();
   std::string_view language = rule.language == engine::RuleLanguage::Python ? "python"
                               : rule.language == engine::RuleLanguage::Cxx  ? "cpp"
                                                                             : "";
@@ -144,13 +144,14 @@ nlohmann::json rule_descriptor(const engine::RuleSpec& rule) {
                             {"fix", fix_label(rule)},
                             {"references", rule.references}};
   if (!rule.removed_in.empty()) properties["removedIn"] = rule.removed_in;
-  nlohmann::json descriptor{{"id", rule.code},
-                            {"name", rule.name},
-                            {"shortDescription", {{"text", rule.summary}}},
-                            {"fullDescription", {{"text", rule.docs.what}}},
-                            {"help", help(rule)},
-                            {"defaultConfiguration", {{"level", level(rule.severity)}, {"enabled", rule.default_enabled}}},
-                            {"properties", properties}};
+  nlohmann::json descriptor{
+      {"id", rule.code},
+      {"name", rule.name},
+      {"shortDescription", {{"text", rule.summary}}},
+      {"fullDescription", {{"text", rule.docs().what}}},
+      {"help", help(rule)},
+      {"defaultConfiguration", {{"level", level(rule.severity)}, {"enabled", rule.default_enabled}}},
+      {"properties", properties}};
   descriptor["helpUri"] = rule.references.empty() ? information_uri() : engine::reference_url(rule.references.front());
   return descriptor;
 }

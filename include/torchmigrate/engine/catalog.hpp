@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -65,6 +66,23 @@ struct RuleDocs {
   std::string example_file;
 };
 
+// A rule's docs, read on first use: the built-in catalog keeps them as JSON text until a report,
+// the editor or `torchmigrate rule` asks, since they are most of the catalog's bytes and a check
+// run never reads them. Thread-safe.
+class LazyDocs {
+ public:
+  explicit LazyDocs(RuleDocs docs);
+  LazyDocs(std::string_view json, std::string origin, RuleLanguage language);
+  [[nodiscard]] const RuleDocs& get() const;
+
+ private:
+  mutable std::once_flag once_;
+  mutable RuleDocs docs_;
+  std::string_view json_;  // empty once read
+  std::string origin_;
+  RuleLanguage language_ = RuleLanguage::Python;
+};
+
 struct RuleSpec {
   std::string code;
   std::string name;
@@ -94,7 +112,8 @@ struct RuleSpec {
   std::optional<Applicability> fix_applicability;  // nullopt: the rule has no fix
   FixRequirements fix_compat;  // the catalog's `fix.requires`
   bool fix_policies = false;
-  RuleDocs docs;
+  std::shared_ptr<const LazyDocs> lazy_docs;
+  [[nodiscard]] const RuleDocs& docs() const { return lazy_docs->get(); }
 
   // Fills {name} placeholders of the message template.
   [[nodiscard]] std::string format_message(const std::map<std::string, std::string>& values) const;
@@ -118,6 +137,7 @@ class Catalog {
   [[nodiscard]] const RuleSpec* find_by_code_or_name(std::string_view code_or_name) const;
 
  private:
+  static Catalog from_rules(std::vector<RuleSpec> rules);
   std::vector<RuleSpec> rules_;  // sorted by code
   RuleRelease release_;
 };
@@ -134,7 +154,9 @@ ReleaseNames builtin_release_names();
 // catalog migrates from.
 TorchVersion default_min_torch();
 
-RuleSpec parse_rule(const nlohmann::json& entry, const std::string& origin);
+// Reads one entry; `docs_json`, when given, holds the entry's `docs` object (then absent from
+// `entry`), read on first use.
+RuleSpec parse_rule(const nlohmann::json& entry, const std::string& origin, std::string_view docs_json = {});
 
 // Reads a `requires` object ({"torch": ">=2.8"}); `where` names it in errors. Checks with
 // per-option fixes read their own `requires` through this too.

@@ -28,12 +28,12 @@ std::string explanation(const engine::RuleSpec& rule) {
       "<span class=\"tag\">{4}</span></h3>\n<p class=\"summary\">{5}</p>\n",
       escape(rule.code), escape(rule.name), urgency_id(urgency), urgency_label(urgency), escape(to_string(rule.kind)),
       escape_text(rule.summary));
-  out += paragraph("What it finds", rule.docs.what);
-  out += paragraph("Why", rule.docs.why);
-  out += "<div class=\"examples\">" + example("Before", rule.docs.before) + example("After", rule.docs.after);
-  out += example("After (adopt-new policy)", rule.docs.after_adopt_new) + "</div>\n";
-  out += paragraph("Fix safety", rule.docs.fix_safety);
-  out += paragraph("Limitations", rule.docs.limitations);
+  out += paragraph("What it finds", rule.docs().what);
+  out += paragraph("Why", rule.docs().why);
+  out += "<div class=\"examples\">" + example("Before", rule.docs().before) + example("After", rule.docs().after);
+  out += example("After (adopt-new policy)", rule.docs().after_adopt_new) + "</div>\n";
+  out += paragraph("Fix safety", rule.docs().fix_safety);
+  out += paragraph("Limitations", rule.docs().limitations);
   if (!rule.references.empty()) {
     out += "<p class=\"references\">Upstream: ";
     for (const std::string& reference : rule.references) {

@@ -37,7 +37,7 @@ Language language_of(const RuleSpec& rule) {
 std::set<std::string> codes_for(const RuleSpec& rule) {
   std::set<std::string> codes{rule.code};
   static const std::regex suppression(R"((?:noqa:|NOLINT\()\s*([A-Z0-9, ]+))");
-  for (const std::string* text : {&rule.docs.before, &rule.docs.after, &rule.docs.after_adopt_new}) {
+  for (const std::string* text : {&rule.docs().before, &rule.docs().after, &rule.docs().after_adopt_new}) {
     for (std::sregex_iterator it(text->begin(), text->end(), suppression), end; it != end; ++it) {
       static const std::regex code("TM[0-9]{3}");
       std::string list = (*it)[1].str();
@@ -102,24 +102,24 @@ TEST_CASE("every catalog example is flagged, fixed to its `after` text, and the 
   fs::path directory = fs::temp_directory_path() / "torchmigrate-catalog-examples";
   for (const RuleSpec& rule : catalog.rules()) {
     DYNAMIC_SECTION(rule.code << " " << rule.name) {
-      Example example{rule, directory / rule.docs.example_file};
-      INFO("example file: " << rule.docs.example_file);
+      Example example{rule, directory / rule.docs().example_file};
+      INFO("example file: " << rule.docs().example_file);
       REQUIRE(engine::language_for(example.path) == language_of(rule));
-      REQUIRE(!rule.docs.before.empty());
-      REQUIRE(!rule.docs.after.empty());
-      CHECK(rule.docs.before != rule.docs.after);
+      REQUIRE(!rule.docs().before.empty());
+      REQUIRE(!rule.docs().after.empty());
+      CHECK(rule.docs().before != rule.docs().after);
       // A changed default documents both choices; other rules have one way forward.
-      CHECK(rule.fix_policies == !rule.docs.after_adopt_new.empty());
+      CHECK(rule.fix_policies == !rule.docs().after_adopt_new.empty());
 
-      std::vector<Diagnostic> before = example.findings(rule.docs.before);
+      std::vector<Diagnostic> before = example.findings(rule.docs().before);
       INFO("findings of `before`:" << describe(before));
       CHECK(!before.empty());
 
-      std::vector<Diagnostic> after = example.findings(rule.docs.after);
+      std::vector<Diagnostic> after = example.findings(rule.docs().after);
       INFO("findings of `after`:" << describe(after));
       CHECK(after.empty());
-      if (!rule.docs.after_adopt_new.empty()) {
-        std::vector<Diagnostic> adopted = example.findings(rule.docs.after_adopt_new, true);
+      if (!rule.docs().after_adopt_new.empty()) {
+        std::vector<Diagnostic> adopted = example.findings(rule.docs().after_adopt_new, true);
         INFO("findings of `after_adopt_new`:" << describe(adopted));
         CHECK(adopted.empty());
       }
@@ -132,14 +132,14 @@ TEST_CASE("every catalog example is flagged, fixed to its `after` text, and the 
           const Fix* fix = engine::chosen_fix(diagnostic, defaults);
           return fix != nullptr && defaults.effective(*fix) == Applicability::Unsafe;
         });
-        CHECK(example.fixed(rule.docs.before, unsafe, false) == rule.docs.after);
-        if (unsafe) CHECK(example.fixed(rule.docs.before, false, false) != rule.docs.after);
-        if (!rule.docs.after_adopt_new.empty()) {
-          CHECK(example.fixed(rule.docs.before, true, true) == rule.docs.after_adopt_new);
+        CHECK(example.fixed(rule.docs().before, unsafe, false) == rule.docs().after);
+        if (unsafe) CHECK(example.fixed(rule.docs().before, false, false) != rule.docs().after);
+        if (!rule.docs().after_adopt_new.empty()) {
+          CHECK(example.fixed(rule.docs().before, true, true) == rule.docs().after_adopt_new);
         }
       } else {
         // No fix `--fix` could apply: the `after` text is a recommendation the user writes.
-        CHECK(example.fixed(rule.docs.before, true, true) == rule.docs.before);
+        CHECK(example.fixed(rule.docs().before, true, true) == rule.docs().before);
       }
     }
   }
@@ -157,10 +157,10 @@ TEST_CASE("`docs.example_file` defaults by language and is required for build ru
         (example_file.empty() ? "" : R"(, "example_file": ")" + example_file + "\"") + "}}";
     return engine::parse_rule(nlohmann::json::parse(text), "TM999.json");
   };
-  CHECK(parse("python", "").docs.example_file == "example.py");
-  CHECK(parse("cxx", "").docs.example_file == "example.cpp");
-  CHECK(parse("cxx", "kernels.cu").docs.example_file == "kernels.cu");
-  CHECK(parse("build", "Dockerfile").docs.example_file == "Dockerfile");
+  CHECK(parse("python", "").docs().example_file == "example.py");
+  CHECK(parse("cxx", "").docs().example_file == "example.cpp");
+  CHECK(parse("cxx", "kernels.cu").docs().example_file == "kernels.cu");
+  CHECK(parse("build", "Dockerfile").docs().example_file == "Dockerfile");
   CHECK_THROWS_WITH(parse("build", ""), Catch::Contains("build rules need `example_file`"));
   CHECK_THROWS_WITH(parse("build", "docker/Dockerfile"), Catch::Contains("without directories"));
 }

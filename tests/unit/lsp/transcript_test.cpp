@@ -372,12 +372,12 @@ TEST_CASE("hover on a flagged range shows the rule's docs with its before/after 
       kShutdown,
   }));
   const torchmigrate::engine::RuleSpec& rule = *torchmigrate::engine::Catalog::builtin().find("TM201");
-  json contents = {{"kind", "markdown"},
-                   {"value", "**TM201** `export-strict-default-changed`: " + rule.summary + "\n\n" + rule.docs.what +
-                                 "\n\n" + rule.docs.why + "\n\nBefore:\n```python\n" + rule.docs.before +
-                                 "```\n\nAfter:\n```python\n" + rule.docs.after +
-                                 "```\n\nOr, adopting the 2.8 behaviour:\n```python\n" + rule.docs.after_adopt_new +
-                                 "```\n\n**Fix safety:** " + rule.docs.fix_safety + "\n"}};
+  json contents = {
+      {"kind", "markdown"},
+      {"value", "**TM201** `export-strict-default-changed`: " + rule.summary + "\n\n" + rule.docs().what + "\n\n" +
+                    rule.docs().why + "\n\nBefore:\n```python\n" + rule.docs().before + "```\n\nAfter:\n```python\n" +
+                    rule.docs().after + "```\n\nOr, adopting the 2.8 behaviour:\n```python\n" +
+                    rule.docs().after_adopt_new + "```\n\n**Fix safety:** " + rule.docs().fix_safety + "\n"}};
   std::string hover = R"({"contents":)" + contents.dump() + R"(,"range":)" + kTm201Range + "}";
   CHECK(run.output == framed({
                           kInitializeResult,

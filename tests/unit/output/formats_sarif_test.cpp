@@ -60,7 +60,7 @@ TEST_CASE("sarif: every catalog rule is described with its docs") {
   REQUIRE(rule["id"] == "TM201");
   CHECK(rule["name"] == "export-strict-default-changed");
   CHECK(rule["shortDescription"]["text"] == spec.summary);
-  CHECK(rule["fullDescription"]["text"] == spec.docs.what);
+  CHECK(rule["fullDescription"]["text"] == spec.docs().what);
   CHECK(rule["helpUri"] == "https://github.com/pytorch/pytorch/pull/148790");
   // A rule without references points at what the driver does (SARIF2005 wants informationUri).
   const json& driver = log["runs"][0]["tool"]["driver"];
@@ -76,15 +76,15 @@ TEST_CASE("sarif: every catalog rule is described with its docs") {
   CHECK(rule["properties"]["tags"] == json::array({"pytorch-2.8", "migration"}));
 
   std::string text = rule["help"]["text"];
-  CHECK(text.starts_with(spec.docs.what + "\n\nWhy: " + spec.docs.why + "\n\nExample:\n    import torch\n"));
+  CHECK(text.starts_with(spec.docs().what + "\n\nWhy: " + spec.docs().why + "\n\nExample:\n    import torch\n"));
   CHECK_THAT(text, Catch::Contains("Use instead:\n    import torch\n\n    ep = torch.export.export(model, (x,), strict=True)\n"));
-  CHECK_THAT(text, Catch::Contains("Fix safety: " + spec.docs.fix_safety));
+  CHECK_THAT(text, Catch::Contains("Fix safety: " + spec.docs().fix_safety));
   CHECK_THAT(text, Catch::Contains("- pytorch#150941: https://github.com/pytorch/pytorch/pull/150941\n"));
   std::string markdown = rule["help"]["markdown"];
-  CHECK(markdown.starts_with("## What it does\n" + spec.docs.what + "\n\n## Why is this bad?\n"));
+  CHECK(markdown.starts_with("## What it does\n" + spec.docs().what + "\n\n## Why is this bad?\n"));
   CHECK_THAT(markdown, Catch::Contains("## Example\n```python\nimport torch\n\nep = torch.export.export(model, (x,))\n```\n"));
   CHECK_THAT(markdown, Catch::Contains("(`--policy TM201=adopt-new`):\n```python\n"));
-  CHECK_THAT(markdown, Catch::Contains("## Limitations\n" + spec.docs.limitations));
+  CHECK_THAT(markdown, Catch::Contains("## Limitations\n" + spec.docs().limitations));
   CHECK_THAT(markdown, Catch::Contains("- [pytorch#148790](https://github.com/pytorch/pytorch/pull/148790)\n"));
 
   CHECK(rules[index_of("TM101")]["defaultConfiguration"]["level"] == "error");  // an error rule
