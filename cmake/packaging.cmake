@@ -12,7 +12,9 @@
 # The man page, from `torchmigrate --help` by help2man (Debian `help2man`); run through PATH so
 # the usage line names `torchmigrate`, not the build directory.
 include(GNUInstallDirs)
-set(TORCHMIGRATE_SUMMARY "find, explain and fix what breaks when upgrading PyTorch 2.7 to 2.8")
+include(cmake/catalog_release.cmake)
+torchmigrate_catalog_release("${CMAKE_SOURCE_DIR}/rules" _release_from _release_to)
+set(TORCHMIGRATE_SUMMARY "find, explain and fix what breaks when upgrading PyTorch ${_release_from} to ${_release_to}")
 find_program(HELP2MAN help2man)
 if(HELP2MAN)
   set(_man_page "${CMAKE_BINARY_DIR}/man/torchmigrate.1")
