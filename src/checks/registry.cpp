@@ -20,16 +20,13 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_file("cxx-renamed-identifier", make_cxx_renamed_identifier_check);
     built.add_python("dlpack-device-type", make_dlpack_device_type_check);
     built.add_python("dtype-error-class", make_dtype_error_class_check);
-    built.add_python("export-for-inference", make_export_for_inference_check);
     built.add_python("hop-body-aliases-input", make_hop_body_aliases_input_check);
-    built.add_python("mark-dynamic", make_mark_dynamic_check);
     built.add_python("missing-keyword", make_missing_keyword_check);
     built.add_python("mps-use", make_mps_use_check);
     built.add_file("old-requirement", make_old_requirement_check);
-    built.add_python("onnx-dynamo-export", make_onnx_dynamo_export_check);
     built.add_python("onnx-dynamo-jit-module", make_onnx_dynamo_jit_module_check);
+    built.add_python("renamed-callable", make_renamed_callable_check);
     built.add_file("renamed-env-var", make_renamed_env_var_check);
-    built.add_python("renamed-function", make_renamed_function_check);
     built.add_python("segment-reduce", make_segment_reduce_check);
     built.add_python("tensordot-out", make_tensordot_out_check);
     return built;

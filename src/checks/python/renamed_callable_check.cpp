@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+// Family `renamed-callable`: a torch function renamed or replaced, with how its calls' arguments
+// map onto the replacement (`python::CallMapping`). Finds every reference (from-import,
+// attribute chain, imported name, alias, `getattr`) and fixes the import (through
+// `python::ImportEditor`) together with all its uses, or none of them. When the old function
+// still exists (`old_still_exists`), each call is switched on its own and the old import stays.
+#include <algorithm>
+
+#include "torchmigrate/checks/call_arguments.hpp"
+#include "torchmigrate/checks/call_mapping.hpp"
+#include "torchmigrate/checks/config_usage.hpp"
+#include "torchmigrate/checks/module_references.hpp"
+#include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/checks/python_checks.hpp"
+#include "torchmigrate/checks/python_functions.hpp"
+#include "torchmigrate/python/compat_guards.hpp"
+#include "torchmigrate/python/import_editor.hpp"
+
+namespace torchmigrate::checks {
+namespace {
+
+using engine::PythonCheckContext;
+using python::ImportEditor;
+using python::Node;
+
+bool is_callee(Node node) {
+  Node parent = node.parent();
+  return parent && parent.kind() == "call" && parent.field("function") == node;
+}
+
+struct Rename {
+  std::string qualified_name;  // torch.export.export_for_inference
+  std::string module;          // torch.export
+  std::string new_name;        // export_for_training
+  std::string suggestion;      // the message's `{new}`
+  std::string title;           // the fix's title
+  CallMapping call;
+};
+
+// Edits, or why there are none.
+using Rewrite = std::variant<std::vector<Edit>, std::string>;
+
+class RenamedCallableCheck final : public engine::PythonCheck {
+ public:
+  explicit RenamedCallableCheck(const engine::RuleSpec& rule) : PythonCheck(rule) {
+    Params params(rule);
+    for (const Params& entry : params.objects("renames")) {
+      Rename rename;
+      rename.qualified_name = entry.string("from");
+      rename.module = rename.qualified_name.substr(0, rename.qualified_name.rfind('.'));
+      rename.new_name = entry.string("to");
+      rename.suggestion = entry.has("suggestion") ? entry.string("suggestion") : rename.new_name;
+      rename.title = entry.has("title") ? entry.string("title") : "Replace with `" + rename.new_name + "`";
+      if (entry.has("call")) rename.call = CallMapping(entry.object("call"), rename.new_name);
+      entry.finish();
+      renames_.push_back(std::move(rename));
+    }
+    old_still_exists_ = params.boolean("old_still_exists", false);
+    params.finish();
+  }
+
+  [[nodiscard]] std::vector<std::string_view> node_kinds() const override {
+    return {"import_from_statement", "identifier", "attribute", "call"};
+  }
+
+  void visit(Node node, PythonCheckContext& context) override;
+  void finish(PythonCheckContext& context) override;
+
+ private:
+  struct Reference {
+    Node node;  // identifier, attribute, or a `getattr(...)` call
+    Node call;  // the call when `node` is its callee
+    size_t rename = 0;
+    const python::Binding* binding = nullptr;  // for imported names
+  };
+  struct ImportItem {
+    Node item;  // dotted_name or aliased_import inside the import statement
+    size_t rename = 0;
+    const python::Binding* binding = nullptr;
+  };
+
+  void visit_import(Node statement, PythonCheckContext& context);
+  Rewrite reference_edits(const Reference& reference, const std::string* new_identifier,
+                          PythonCheckContext& context) const;
+  Rewrite group_edits(std::vector<Edit> anchor, const std::string* new_identifier,
+                      const std::vector<const Reference*>& members, PythonCheckContext& context) const;
+  Rewrite call_on_its_own(const Reference& reference, PythonCheckContext& context) const;
+  [[nodiscard]] std::vector<const Reference*> members_of(const python::Binding* binding) const;
+  void report(const Reference& reference, const Rewrite& rewrite, PythonCheckContext& context) const;
+  void finish_renaming_imports(PythonCheckContext& context, std::vector<const Reference*>& handled);
+
+  std::vector<Rename> renames_;
+  bool old_still_exists_ = false;
+  std::vector<Reference> references_;
+  std::vector<ImportItem> imports_;
+};
+
+void RenamedCallableCheck::visit(Node node, PythonCheckContext& context) {
+  std::string_view kind = node.kind();
+  if (kind == "import_from_statement") {
+    if (!old_still_exists_) visit_import(node, context);
+    return;
+  }
+  if (kind == "identifier" && !is_reference_identifier(node)) return;
+  std::optional<std::string> qualified;
+  if (kind == "call") {
+    // `getattr(torch.export, "export_for_inference")` raises like the attribute access does.
+    Node name = getattr_name(context.model(), node);
+    if (!name) return;
+    qualified = context.model().resolve(CallArguments(node).positional()[0]);
+    if (qualified) qualified->append(".").append(*plain_string(name));
+  } else {
+    qualified = context.model().resolve(node);
+  }
+  if (!qualified) return;
+  for (size_t i = 0; i < renames_.size(); ++i) {
+    if (*qualified != renames_[i].qualified_name) continue;
+    Reference reference{node, is_callee(node) ? node.parent() : Node{}, i, nullptr};
+    // A function that still exists may be referenced; only calling it changed.
+    if (old_still_exists_ && !reference.call) return;
+    if (kind == "identifier") {
+      reference.binding = context.model().lookup(node.text(), node);
+      // A name bound inside compatibility code (`except ImportError: from ... import old as new`)
+      // is itself compatibility code.
+      if (reference.binding != nullptr && python::is_compat_guarded(reference.binding->node, context.model())) return;
+    }
+    references_.push_back(reference);
+    return;
+  }
+}
+
+void RenamedCallableCheck::visit_import(Node statement, PythonCheckContext& context) {
+  Node module = statement.field("module_name");
+  if (!module || module.kind() != "dotted_name") return;
+  for (Node item : statement.children_of_field("name")) {
+    std::string qualified = std::string(module.text()) + "." + std::string(ImportEditor::imported_name(item).text());
+    for (size_t r = 0; r < renames_.size(); ++r) {
+      if (qualified != renames_[r].qualified_name) continue;
+      const python::Binding* binding =
+          context.model().binding_created_by(ImportEditor::bound_name(item).text(), statement);
+      imports_.push_back({item, r, binding});
+    }
+  }
+}
+
+// The edits of one reference: its call's arguments and, unless `new_identifier` is null, the
+// name itself (`getattr`'s string, an attribute's last part, or the identifier).
+Rewrite RenamedCallableCheck::reference_edits(const Reference& reference, const std::string* new_identifier,
+                                              PythonCheckContext& context) const {
+  std::vector<Edit> edits;
+  if (new_identifier != nullptr) {
+    std::string_view kind = reference.node.kind();
+    if (kind == "call") {
+      edits.push_back(replace_string_content(getattr_name(context.model(), reference.node), *new_identifier));
+    } else {
+      Node name = kind == "attribute" ? reference.node.field("attribute") : reference.node;
+      edits.push_back(Edit::replace(name.range(), *new_identifier));
+    }
+  }
+  std::string line = std::to_string(context.file().location(reference.node.start()).line);
+  const CallMapping& mapping = renames_[reference.rename].call;
+  if (reference.call) {
+    CallRewrite call = mapping.rewrite(reference.call);
+    if (auto* reason = std::get_if<std::string>(&call)) return "the call on line " + line + " " + *reason;
+    auto& call_edits = std::get<std::vector<Edit>>(call);
+    edits.insert(edits.end(), call_edits.begin(), call_edits.end());
+  } else if (!mapping.is_identity()) {
+    return "line " + line + " uses the function as a value rather than calling it";
+  }
+  return edits;
+}
+
+Rewrite RenamedCallableCheck::group_edits(std::vector<Edit> anchor, const std::string* new_identifier,
+                                          const std::vector<const Reference*>& members,
+                                          PythonCheckContext& context) const {
+  for (const Reference* member : members) {
+    Rewrite edits = reference_edits(*member, new_identifier, context);
+    if (std::holds_alternative<std::string>(edits)) return edits;
+    auto& more = std::get<std::vector<Edit>>(edits);
+    anchor.insert(anchor.end(), more.begin(), more.end());
+  }
+  return anchor;
+}
+
+// A call of a function that still exists: the new name is imported next to the old one (or an
+// import of it reused), so calls that cannot switch keep working.
+Rewrite RenamedCallableCheck::call_on_its_own(const Reference& reference, PythonCheckContext& context) const {
+  const Rename& rename = renames_[reference.rename];
+  if (reference.node.kind() != "identifier") return reference_edits(reference, &rename.new_name, context);
+  const python::Binding* binding = reference.binding;
+  if (binding == nullptr || binding->kind != python::BindingKind::Import ||
+      binding->node.kind() != "import_from_statement") {
+    return std::string("the name is bound by an assignment the fix cannot follow");
+  }
+  // Already imported from any module that provides the old function: reuse it.
+  const python::Binding* existing = context.model().lookup(rename.new_name, reference.node);
+  for (const Rename& other : renames_) {
+    if (existing != nullptr && existing->kind != python::BindingKind::Local &&
+        existing->qualified_name == other.module + "." + rename.new_name) {
+      return reference_edits(reference, &rename.new_name, context);
+    }
+  }
+  for (Node item : binding->node.children_of_field("name")) {
+    if (ImportEditor::bound_name(item).text() != reference.node.text()) continue;
+    std::string_view module = binding->node.field("module_name").text();
+    python::ImportChange change =
+        ImportEditor(context.model()).import_name(module, rename.new_name, reference.node, item);
+    if (!change) return change.conflict;
+    Rewrite uses = reference_edits(reference, &change.name, context);
+    if (auto* edits = std::get_if<std::vector<Edit>>(&uses))
+      change.edits.insert(change.edits.end(), edits->begin(), edits->end());
+    else
+      return uses;
+    return std::move(change.edits);
+  }
+  return std::string("the import that binds the name was not found");
+}
+
+void RenamedCallableCheck::report(const Reference& reference, const Rewrite& rewrite,
+                                  PythonCheckContext& context) const {
+  const Rename& rename = renames_[reference.rename];
+  Node where = reference.call ? reference.call : reference.node;
+  Diagnostic& diagnostic =
+      context.report(rule(), where.range(), {{"name", rename.qualified_name}, {"new", rename.suggestion}});
+  if (!rule().fix_applicability) return;
+  if (const auto* reason = std::get_if<std::string>(&rewrite)) {
+    // Say why, so nobody waits for a fix that will not come.
+    diagnostic.message += "; no fix is offered because " + *reason;
+    return;
+  }
+  Fix fix;
+  fix.title = rename.title;
+  fix.edits = std::get<std::vector<Edit>>(rewrite);
+  fix.applicability = *rule().fix_applicability;
+  fix.compat = rule().fix_compat;
+  diagnostic.fixes.push_back(std::move(fix));
+}
+
+std::vector<const RenamedCallableCheck::Reference*> RenamedCallableCheck::members_of(
+    const python::Binding* binding) const {
+  std::vector<const Reference*> members;
+  for (const Reference& reference : references_) {
+    if (binding != nullptr && reference.binding == binding) members.push_back(&reference);
+  }
+  return members;
+}
+
+// A from-import is renamed together with every use of the name it binds, or not at all.
+// One finding per import statement, however many renamed names it imports.
+void RenamedCallableCheck::finish_renaming_imports(PythonCheckContext& context,
+                                                   std::vector<const Reference*>& handled) {
+  std::vector<std::pair<Node, Rewrite>> statements;
+  for (const ImportItem& item : imports_) {
+    std::vector<const Reference*> members = members_of(item.binding);
+    std::vector<Node> uses;
+    for (const Reference* member : members) uses.push_back(member->node);
+    python::ImportChange change =
+        ImportEditor(context.model()).rename_name(item.item, renames_[item.rename].new_name, uses);
+    Rewrite group = change.conflict;
+    if (change) {
+      // An alias keeps naming the function; otherwise the uses take the name the import binds.
+      bool aliased = item.item.kind() == "aliased_import";
+      group = group_edits(std::move(change.edits), aliased ? nullptr : &change.name, members, context);
+    }
+    for (const Reference* member : members) report(*member, group, context);
+    handled.insert(handled.end(), members.begin(), members.end());
+    Node statement = item.item.parent();
+    auto it =
+        std::find_if(statements.begin(), statements.end(), [&](const auto& entry) { return entry.first == statement; });
+    if (it == statements.end()) {
+      statements.emplace_back(statement, std::move(group));
+    } else if (auto* edits = std::get_if<std::vector<Edit>>(&it->second)) {
+      if (auto* more = std::get_if<std::vector<Edit>>(&group))
+        edits->insert(edits->end(), more->begin(), more->end());
+      else
+        it->second = std::move(group);
+    }
+  }
+  for (const auto& [statement, edits] : statements) {
+    size_t rename = 0;
+    for (const ImportItem& item : imports_) {
+      if (item.item.parent() == statement) rename = item.rename;
+    }
+    report({statement, Node{}, rename, nullptr}, edits, context);
+  }
+}
+
+void RenamedCallableCheck::finish(PythonCheckContext& context) {
+  std::vector<const Reference*> handled;
+  auto is_handled = [&](const Reference* reference) {
+    return std::find(handled.begin(), handled.end(), reference) != handled.end();
+  };
+  finish_renaming_imports(context, handled);
+
+  // `f = torch.export.export_for_inference`: the assignment is renamed with every call of `f`.
+  for (const Reference& reference : references_) {
+    Node assignment = reference.node.parent();
+    if (reference.node.kind() != "attribute" || !assignment || assignment.kind() != "assignment" ||
+        !(assignment.field("right") == reference.node) || assignment.field("left").kind() != "identifier") {
+      continue;
+    }
+    const python::Binding* alias = context.model().binding_created_by(assignment.field("left").text(), assignment);
+    if (alias == nullptr || alias->kind != python::BindingKind::Alias) continue;
+    std::vector<const Reference*> members = members_of(alias);
+    Node name = reference.node.field("attribute");
+    Rewrite group =
+        group_edits({Edit::replace(name.range(), renames_[reference.rename].new_name)}, nullptr, members, context);
+    report(reference, group, context);
+    for (const Reference* member : members) report(*member, group, context);
+    handled.push_back(&reference);
+    handled.insert(handled.end(), members.begin(), members.end());
+  }
+
+  for (const Reference& reference : references_) {
+    if (is_handled(&reference)) continue;
+    if (old_still_exists_) {
+      report(reference, call_on_its_own(reference, context), context);
+      continue;
+    }
+    // Attribute chains and getattr calls are fixed one by one; other names bound by assignment
+    // are reported unfixed.
+    bool fixable = reference.node.kind() == "attribute" || reference.node.kind() == "call";
+    report(reference,
+           fixable ? reference_edits(reference, &renames_[reference.rename].new_name, context)
+                   : Rewrite(std::string("the name is bound by an assignment the fix cannot follow")),
+           context);
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<engine::PythonCheck> make_renamed_callable_check(const engine::RuleSpec& rule) {
+  return std::make_unique<RenamedCallableCheck>(rule);
+}
+
+}  // namespace torchmigrate::checks
