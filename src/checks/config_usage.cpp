@@ -119,7 +119,8 @@ bool is_side_effect_free(Node node) {
   }
   if (kind == "attribute") return is_side_effect_free(node.field("object"));
   if (kind == "unary_operator") return is_side_effect_free(node.field("argument"));
-  if (kind == "parenthesized_expression" || kind == "tuple" || kind == "list") {
+  // A set display only hashes its elements: identity for the classes and literals met here.
+  if (kind == "parenthesized_expression" || kind == "tuple" || kind == "list" || kind == "set") {
     for (uint32_t i = 0; i < node.named_child_count(); ++i) {
       if (!is_side_effect_free(node.named_child(i))) return false;
     }
