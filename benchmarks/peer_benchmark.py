@@ -505,7 +505,11 @@ def main():
         groups["Python corpus, torchmigrate cache"] = [
             Run(f"torchmigrate -j{jobs} warm --cache-dir", tm(python_dir, "-j", jobs, "--cache-dir", cache_dir),
                 count_json_array),
-            Run(f"torchmigrate -j{jobs} (no cache)", tm(python_dir, "-j", jobs), count_json_array)]
+            Run(f"torchmigrate -j{jobs} (no cache)", tm(python_dir, "-j", jobs), count_json_array),
+            # Cold: the cache is emptied first, so every run writes all of it (the `rm` is in the times).
+            Run(f"torchmigrate -j{jobs} cold, writing --cache-dir",
+                ["sh", "-c", 'rm -rf "$0" && exec "$@"', scratch / "cold-cache",
+                 *tm(python_dir, "-j", jobs, "--cache-dir", scratch / "cold-cache")], count_json_array)]
         if ast_grep:
             groups["Python corpus, torchmigrate cache"].append(
                 Run(f"ast-grep scan -j{jobs}", [ast_grep, "scan", "-c", AST_GREP_RULES, "-j", jobs,
@@ -523,6 +527,12 @@ def main():
         if have_ruff:
             single_runs += ruff_runs("Ruff WebAssembly (one file)", [node, driver, ruff_wasm / "ruff_wasm.js", single_list])
         groups["Single file (pre-commit on one changed file)"] = single_runs
+        ten = [path for path in python_files if "torch." in path.read_text()][:10]
+        ten_runs = [Run("torchmigrate (ten files)", tm(*ten), count_json_array)]
+        if ast_grep:
+            ten_runs.append(Run("ast-grep scan (ten files)", [ast_grep, "scan", "-c", AST_GREP_RULES,
+                                                              "--json=stream", *ten], count_lines))
+        groups["Ten files (pre-commit on a small change)"] = ten_runs
 
         # Warm the page cache and the torchmigrate cache, and count what each tool finds.
         for runs in groups.values():
@@ -536,14 +546,14 @@ def main():
             by_code[finding["code"]] = by_code.get(finding["code"], 0) + 1
 
         for title, runs in groups.items():
-            repeat = options.single_repeat if title.startswith("Single") else options.repeat
+            repeat = options.single_repeat if title.startswith(("Single", "Ten")) else options.repeat
             for _ in range(repeat):
                 for run in runs:  # interleaved, so load changes on the shared machine hit every tool alike
                     if run not in [other.inner for other in runs]:
                         run.measure(scratch)
 
         print(f"machine: {os.cpu_count()} cores, {platform.machine()}, {platform.system()} {platform.release()}; "
-              f"--jobs {jobs}; medians of {options.repeat} runs ({options.single_repeat} for one file)")
+              f"--jobs {jobs}; medians of {options.repeat} runs ({options.single_repeat} for one and ten files)")
         print(f"torchmigrate: {tool_version([binary, '--version'])}")
         if ast_grep:
             print(f"ast-grep: {tool_version([ast_grep, '--version'])}")
@@ -572,6 +582,11 @@ def main():
                       f"wall {ratio(statistics.median(base.wall), statistics.median(peer.wall)):.2f}, "
                       f"CPU {ratio(statistics.median(base.cpu), statistics.median(peer.cpu)):.2f}, "
                       f"peak RSS {ratio(max(base.rss), max(peer.rss)):.2f}")
+            cold = next((run for run in runs if "cold" in run.name), None)
+            if cold:  # what writing the cache adds to a run without one
+                print(f"  ratio {cold.name} / {runs[1].name}: "
+                      f"wall {ratio(statistics.median(cold.wall), statistics.median(runs[1].wall)):.2f}, "
+                      f"CPU {ratio(statistics.median(cold.cpu), statistics.median(runs[1].cpu)):.2f}")
     finally:
         shutil.rmtree(scratch_dir, ignore_errors=True)
 
