@@ -11,21 +11,21 @@ const engine::CheckRegistry& builtin_registry() {
   static const engine::CheckRegistry registry = [] {
     engine::CheckRegistry built;
     // Alphabetical by family name.
-    built.add_python("ao-quantization", make_ao_quantization_check);
     built.add_python("autograd-function-mark-dirty", make_autograd_function_mark_dirty_check);
     built.add_file("cmake-removed-targets", make_cmake_removed_targets_check);
     built.add_python("config-option", make_config_option_check);
     built.add_file("cuda-arch-list", make_cuda_arch_list_check);
     built.add_file("cxx-missing-include", make_cxx_missing_include_check);
     built.add_file("cxx-renamed-identifier", make_cxx_renamed_identifier_check);
-    built.add_python("dlpack-device-type", make_dlpack_device_type_check);
-    built.add_python("dtype-error-class", make_dtype_error_class_check);
+    built.add_python("deprecated-module-tree", make_deprecated_module_tree_check);
+    built.add_python("exception-class-change", make_exception_class_change_check);
     built.add_python("hop-body-aliases-input", make_hop_body_aliases_input_check);
     built.add_python("missing-keyword", make_missing_keyword_check);
     built.add_python("mps-use", make_mps_use_check);
     built.add_file("old-requirement", make_old_requirement_check);
     built.add_python("onnx-dynamo-jit-module", make_onnx_dynamo_jit_module_check);
     built.add_python("renamed-callable", make_renamed_callable_check);
+    built.add_python("renamed-enum-member", make_renamed_enum_member_check);
     built.add_file("renamed-env-var", make_renamed_env_var_check);
     built.add_python("segment-reduce", make_segment_reduce_check);
     built.add_python("tensordot-out", make_tensordot_out_check);

@@ -8,16 +8,16 @@
 
 namespace torchmigrate::checks {
 
-std::unique_ptr<engine::PythonCheck> make_ao_quantization_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_autograd_function_mark_dirty_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_config_option_check(const engine::RuleSpec& rule);
-std::unique_ptr<engine::PythonCheck> make_dlpack_device_type_check(const engine::RuleSpec& rule);
-std::unique_ptr<engine::PythonCheck> make_dtype_error_class_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_deprecated_module_tree_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_exception_class_change_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_hop_body_aliases_input_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_missing_keyword_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_mps_use_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_onnx_dynamo_jit_module_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_renamed_callable_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_renamed_enum_member_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_segment_reduce_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_tensordot_out_check(const engine::RuleSpec& rule);
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// TM203: which exact type tests are rewritten, and how negations are parenthesised.
+// TM203 (exception-class-change): which exact type tests are rewritten, how negations are parenthesised.
 #include <catch2/catch.hpp>
 
+#include "family_rule.hpp"
+#include "torchmigrate/checks/python_checks.hpp"
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/engine/fixer.hpp"
 #include "torchmigrate/engine/linter.hpp"
@@ -44,7 +46,8 @@ TEST_CASE("TM203 rewrites exact type tests to isinstance") {
 }
 
 TEST_CASE("TM203 keeps negations valid wherever the comparison stood") {
-  CHECK(fixed("TM203", in_handler("ok = type(e) is not RuntimeError")) == in_handler("ok = not isinstance(e, RuntimeError)"));
+  CHECK(fixed("TM203", in_handler("ok = type(e) is not RuntimeError")) ==
+        in_handler("ok = not isinstance(e, RuntimeError)"));
   CHECK(fixed("TM203", in_handler("ok = a and type(e) != RuntimeError")) ==
         in_handler("ok = a and not isinstance(e, RuntimeError)"));
   CHECK(fixed("TM203", in_handler("ok = [type(e) not in (RuntimeError,)]")) ==
@@ -77,4 +80,32 @@ TEST_CASE("TM203 handler order: only a NotImplementedError handler that now wins
   CHECK(count("TM203", source("RuntimeError", "NotImplementedError")) == 0);
   CHECK(count("TM203", source("NotImplementedError", "KeyError")) == 0);
   CHECK(count("TM203", source("(NotImplementedError, RuntimeError)", "KeyError")) == 0);
+}
+
+// OSError -> FileNotFoundError for a made-up library: every name comes from the params.
+TEST_CASE("exception-class-change takes the classes, the library and the wording from its params") {
+  const char* params = R"({"old_class": "OSError", "new_class": "FileNotFoundError", "catch_all_classes": ["Exception"],
+                           "raised_by": ["mylib"], "errors": "missing-file errors"})";
+  engine::Catalog catalog = testing::family_catalog("exception-class-change", params, "{problem}", "mylib");
+  auto messages = [&](const std::string& source) { return testing::family_messages(catalog, source); };
+  auto type_test = [](const std::string& call) {
+    return "import torch, mylib\ntry:\n    " + call + "\nexcept OSError as e:\n    ok = type(e) is OSError\n";
+  };
+  CHECK(messages(type_test("mylib.load(p)")) ==
+        std::vector<std::string>{"exact type test of `e` no longer matches missing-file errors"});
+  const std::string order =
+      "import mylib\ntry:\n    mylib.load(p)\nexcept FileNotFoundError:\n    pass\n"
+      "except OSError:\n    pass\n";
+  CHECK(messages(order) == std::vector<std::string>{"`except FileNotFoundError` comes before a handler of `OSError` "
+                                                    "and now catches missing-file errors first"});
+  // Only tries that call the library count.
+  CHECK(messages(type_test("torch.ones(1)")).empty());
+}
+
+TEST_CASE("exception-class-change rejects a misspelt param") {
+  const char* params = R"({"old_class": "OSError", "new_class": "FileNotFoundError", "catch_all_classes": [],
+                           "raised_bye": ["mylib"], "errors": "e"})";
+  engine::Catalog catalog = testing::family_catalog("exception-class-change", params, "{problem}", "mylib");
+  CHECK_THROWS_WITH(checks::make_exception_class_change_check(catalog.rules().at(0)),
+                    Catch::Contains("missing key `raised_by`"));
 }

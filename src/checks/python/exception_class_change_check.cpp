@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-// TM203: unsupported dtypes raise NotImplementedError (a RuntimeError subclass) since 2.8.
-// `except RuntimeError` still works; exact type tests of the caught exception and an
-// `except NotImplementedError` placed before `except RuntimeError` change behaviour.
+// Family `exception-class-change`: some errors raised by a library's calls now have a builtin
+// class that subclasses the old one (TM203: torch's unsupported-dtype errors, RuntimeError ->
+// NotImplementedError). `except Old` still works; exact type tests of the caught exception and
+// an `except New` placed before a handler of `Old` change behaviour.
 #include "torchmigrate/checks/python_checks.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "torchmigrate/checks/call_arguments.hpp"
+#include "torchmigrate/checks/module_references.hpp"
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/python_functions.hpp"
 
@@ -18,11 +21,28 @@ using python::Node;
 
 // Where a bare `not x` may replace a comparison without parentheses.
 bool accepts_bare_not(Node parent) {
-  static const std::set<std::string_view> kinds{
-      "if_statement", "elif_clause", "while_statement", "assert_statement", "return_statement",
-      "expression_statement", "assignment", "augmented_assignment", "keyword_argument", "argument_list",
-      "boolean_operator", "not_operator", "parenthesized_expression", "conditional_expression", "lambda",
-      "if_clause", "named_expression", "list", "tuple", "set", "pair", "expression_list"};
+  static const std::set<std::string_view> kinds{"if_statement",
+                                                "elif_clause",
+                                                "while_statement",
+                                                "assert_statement",
+                                                "return_statement",
+                                                "expression_statement",
+                                                "assignment",
+                                                "augmented_assignment",
+                                                "keyword_argument",
+                                                "argument_list",
+                                                "boolean_operator",
+                                                "not_operator",
+                                                "parenthesized_expression",
+                                                "conditional_expression",
+                                                "lambda",
+                                                "if_clause",
+                                                "named_expression",
+                                                "list",
+                                                "tuple",
+                                                "set",
+                                                "pair",
+                                                "expression_list"};
   return parent && kinds.count(parent.kind());
 }
 
@@ -37,13 +57,15 @@ std::optional<Comparison> read_comparison(Node node) {
   return Comparison{node.named_child(0), node.named_child(1), node.child(1).kind()};
 }
 
-class DtypeErrorClassCheck final : public engine::PythonCheck {
+class ExceptionClassChangeCheck final : public engine::PythonCheck {
  public:
-  explicit DtypeErrorClassCheck(const engine::RuleSpec& rule) : PythonCheck(rule) {
+  explicit ExceptionClassChangeCheck(const engine::RuleSpec& rule) : PythonCheck(rule) {
     Params params(rule);
     old_class_ = params.string("old_class");
     new_class_ = params.string("new_class");
     for (const std::string& name : params.strings("catch_all_classes")) catch_all_.insert(name);
+    raised_by_ = params.strings("raised_by");
+    errors_ = params.string("errors");
     params.finish();
   }
 
@@ -54,7 +76,7 @@ class DtypeErrorClassCheck final : public engine::PythonCheck {
   void visit(Node node, PythonCheckContext& context) override {
     std::string_view kind = node.kind();
     if (kind == "call") {
-      note_torch_call(node, context);
+      note_raising_call(node, context);
     } else if (kind == "comparison_operator") {
       check_type_test(node, context);
     } else {
@@ -64,23 +86,26 @@ class DtypeErrorClassCheck final : public engine::PythonCheck {
 
  private:
   // Try bodies are walked before their handlers, so a handler can ask whether its try
-  // calls torch.
-  void note_torch_call(Node call, PythonCheckContext& context) {
+  // calls the library.
+  void note_raising_call(Node call, PythonCheckContext& context) {
     std::optional<std::string> callee = context.model().resolve_call(call);
-    if (!callee || !(*callee == "torch" || callee->starts_with("torch."))) return;
+    if (!callee || std::none_of(raised_by_.begin(), raised_by_.end(),
+                                [&](const std::string& module) { return is_under(*callee, module); })) {
+      return;
+    }
     for (Node child = call, parent = call.parent(); parent; child = parent, parent = parent.parent()) {
       std::string_view kind = parent.kind();
       if (kind == "function_definition" || kind == "class_definition") break;
-      if (kind == "try_statement" && parent.field("body") == child) torch_tries_.insert(parent.start());
+      if (kind == "try_statement" && parent.field("body") == child) raising_tries_.insert(parent.start());
     }
   }
 
-  [[nodiscard]] bool calls_torch(Node try_statement) const {
-    return try_statement && try_statement.kind() == "try_statement" && torch_tries_.count(try_statement.start());
+  [[nodiscard]] bool calls_library(Node try_statement) const {
+    return try_statement && try_statement.kind() == "try_statement" && raising_tries_.count(try_statement.start());
   }
 
   // `e` when `expression` is `type(e)` or `e.__class__` and `e` names the exception caught by
-  // a handler of a try that calls torch.
+  // a handler of a try that calls the library.
   Node caught_exception_of_type(Node expression, PythonCheckContext& context) const {
     expression = strip_parentheses(expression);
     Node name;
@@ -102,7 +127,7 @@ class DtypeErrorClassCheck final : public engine::PythonCheck {
     Node clause = binding->node;
     if (clause.kind() == "as_pattern") clause = clause.parent();
     if (!clause || clause.kind() != "except_clause") return {};
-    return calls_torch(clause.parent()) ? name : Node();
+    return calls_library(clause.parent()) ? name : Node();
   }
 
   // `type(e).__name__` / `e.__class__.__name__`.
@@ -128,8 +153,10 @@ class DtypeErrorClassCheck final : public engine::PythonCheck {
     std::string classes;
     if (op == "is" || op == "is not" || op == "==" || op == "!=") {
       // Either operand order: `type(e) is RuntimeError`, `RuntimeError == type(e)`.
-      for (auto [test, other] : {std::pair{comparison->left, comparison->right}, std::pair{comparison->right, comparison->left}}) {
-        if (Node name = caught_exception_of_type(test, context); name && is_builtin(context.model(), other, old_class_)) {
+      for (auto [test, other] :
+           {std::pair{comparison->left, comparison->right}, std::pair{comparison->right, comparison->left}}) {
+        if (Node name = caught_exception_of_type(test, context);
+            name && is_builtin(context.model(), other, old_class_)) {
           exception = name;
           classes = std::string(strip_parentheses(other).text());
           break;
@@ -155,7 +182,7 @@ class DtypeErrorClassCheck final : public engine::PythonCheck {
     }
     Diagnostic& diagnostic = context.report(
         rule(), comparison_node.range(),
-        {{"problem", "exact type test of `" + std::string(exception.text()) + "` no longer matches dtype errors"}});
+        {{"problem", "exact type test of `" + std::string(exception.text()) + "` no longer matches " + errors_}});
     Fix fix;
     fix.title = "Replace with `" + replacement + "`";
     fix.edits.push_back(Edit::replace(comparison_node.range(), replacement));
@@ -216,7 +243,7 @@ class DtypeErrorClassCheck final : public engine::PythonCheck {
 
   void check_clause_order(Node clause, PythonCheckContext& context) {
     Node try_statement = clause.parent();
-    if (!calls_torch(try_statement) || !clause.field("value")) return;
+    if (!calls_library(try_statement) || !clause.field("value")) return;
     std::set<std::string> broad = catch_all_;
     broad.insert(old_class_);
     if (!catches(clause, {new_class_}, context) || catches(clause, broad, context)) return;
@@ -233,23 +260,25 @@ class DtypeErrorClassCheck final : public engine::PythonCheck {
       if (!catches(other, broad, context)) continue;
       (before ? earlier_broad : later_broad) = true;
     }
-    // An earlier `except RuntimeError` already took dtype errors on both versions.
+    // An earlier handler of the old class already took these errors on both versions.
     if (earlier_broad || !later_broad) return;
     Node value = clause.field("value");
     context.report(rule(), {clause.start(), value.end()},
                    {{"problem", "`except " + std::string(value.text()) + "` comes before a handler of `" + old_class_ +
-                                    "` and now catches dtype errors first"}});
+                                    "` and now catches " + errors_ + " first"}});
   }
 
   std::string old_class_, new_class_;
   std::set<std::string> catch_all_;
-  std::set<uint32_t> torch_tries_;
+  std::vector<std::string> raised_by_;  // modules whose calls raise the changed errors
+  std::string errors_;                  // what the messages call those errors
+  std::set<uint32_t> raising_tries_;
 };
 
 }  // namespace
 
-std::unique_ptr<engine::PythonCheck> make_dtype_error_class_check(const engine::RuleSpec& rule) {
-  return std::make_unique<DtypeErrorClassCheck>(rule);
+std::unique_ptr<engine::PythonCheck> make_exception_class_change_check(const engine::RuleSpec& rule) {
+  return std::make_unique<ExceptionClassChangeCheck>(rule);
 }
 
 }  // namespace torchmigrate::checks

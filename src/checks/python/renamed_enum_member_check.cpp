@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// TM109: `DLDeviceType.kDLGPU` / `.kDLCPUPinned` were renamed without an alias; the enum
-// called with the member's value (`DLDeviceType(2)`) names the same member on every version.
+// Family `renamed-enum-member`: members of an integer enum renamed without an alias (TM109:
+// `DLDeviceType.kDLGPU`). The fix calls the enum with the member's value (`DLDeviceType(2)`),
+// which names the same member under either name, so it works on every version.
 #include "torchmigrate/checks/python_checks.hpp"
 
 #include <map>
@@ -15,9 +16,9 @@ namespace {
 
 using python::Node;
 
-class DlpackDeviceTypeCheck final : public engine::PythonCheck {
+class RenamedEnumMemberCheck final : public engine::PythonCheck {
  public:
-  explicit DlpackDeviceTypeCheck(const engine::RuleSpec& rule) : PythonCheck(rule) {
+  explicit RenamedEnumMemberCheck(const engine::RuleSpec& rule) : PythonCheck(rule) {
     Params params(rule);
     enum_name_ = params.string("enum");
     for (const Params& member : params.objects("members")) {
@@ -33,7 +34,7 @@ class DlpackDeviceTypeCheck final : public engine::PythonCheck {
     if (node.kind() == "attribute") {
       check(node, node.field("object"), node.field("attribute").text(), context);
     } else if (Node name = getattr_name(context.model(), node)) {
-      // `getattr(DLDeviceType, "kDLGPU")` raises like the attribute does.
+      // `getattr(Enum, "old")` raises like the attribute does.
       check(node, CallArguments(node).positional()[0], *plain_string(name), context);
     }
   }
@@ -63,8 +64,8 @@ class DlpackDeviceTypeCheck final : public engine::PythonCheck {
 
 }  // namespace
 
-std::unique_ptr<engine::PythonCheck> make_dlpack_device_type_check(const engine::RuleSpec& rule) {
-  return std::make_unique<DlpackDeviceTypeCheck>(rule);
+std::unique_ptr<engine::PythonCheck> make_renamed_enum_member_check(const engine::RuleSpec& rule) {
+  return std::make_unique<RenamedEnumMemberCheck>(rule);
 }
 
 }  // namespace torchmigrate::checks
