@@ -8,6 +8,7 @@
 #include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/suppressions.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
+#include "torchmigrate/python/tree_walk.hpp"
 
 namespace torchmigrate::engine {
 namespace {
@@ -15,8 +16,7 @@ namespace {
 // A comment appended at the end of this line would land inside a multi-line string.
 bool line_ends_in_string(const python::SyntaxTree& tree, uint32_t line_end) {
   if (line_end == 0) return false;
-  TSNode raw = ts_node_descendant_for_byte_range(tree.root().raw(), line_end - 1, line_end);
-  for (python::Node node(raw, tree.source()); node; node = node.parent()) {
+  for (python::Node node = tree.root().descendant_for_range(line_end - 1, line_end); node; node = node.parent()) {
     if (node.kind() == "string" && node.start() < line_end && node.end() > line_end) return true;
   }
   return false;
@@ -26,13 +26,9 @@ bool line_ends_in_string(const python::SyntaxTree& tree, uint32_t line_end) {
 
 std::vector<TextRange> python_comments(const python::SyntaxTree& tree) {
   std::vector<TextRange> comments;
-  std::vector<python::Node> stack{tree.root()};
-  while (!stack.empty()) {
-    python::Node node = stack.back();
-    stack.pop_back();
+  python::for_each_node(tree.root(), [&](python::Node node) {
     if (node.kind() == "comment") comments.push_back(node.range());
-    for (uint32_t i = node.child_count(); i-- > 0;) stack.push_back(node.child(i));
-  }
+  });
   return comments;
 }
 

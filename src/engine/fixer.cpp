@@ -123,23 +123,7 @@ Edit adapt_line_endings(Edit edit, std::string_view text) {
   return edit;
 }
 
-size_t python_syntax_errors(std::string_view text) {
-  python::SyntaxTree tree = python::SyntaxTree::parse(text);
-  size_t count = 0;
-  // Only subtrees that contain an error are entered; an explicit stack keeps deep nesting safe.
-  std::vector<TSNode> stack{tree.root().raw()};
-  while (!stack.empty()) {
-    TSNode node = stack.back();
-    stack.pop_back();
-    if (ts_node_is_missing(node) || std::string_view(ts_node_type(node)) == "ERROR") {
-      ++count;
-      if (ts_node_is_missing(node)) continue;
-    }
-    if (!ts_node_has_error(node)) continue;
-    for (uint32_t i = 0, n = ts_node_child_count(node); i < n; ++i) stack.push_back(ts_node_child(node, i));
-  }
-  return count;
-}
+size_t python_syntax_errors(std::string_view text) { return python::SyntaxTree::parse(text).syntax_error_count(); }
 
 void withhold_self_imports(std::vector<Diagnostic>& diagnostics, const SourceFile& file) {
   std::optional<std::optional<ModuleLocation>> self;  // located on the first fix that imports

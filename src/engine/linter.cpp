@@ -10,10 +10,11 @@
 #include <optional>
 #include <string>
 
+#include "torchmigrate/engine/suppressions.hpp"
 #include "torchmigrate/python/compat_guards.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
-#include "torchmigrate/engine/suppressions.hpp"
+#include "torchmigrate/python/tree_walk.hpp"
 
 namespace torchmigrate::engine {
 namespace {
@@ -280,31 +281,15 @@ std::vector<Diagnostic> Linter::lint_python(const SourceFile& file, const python
   python::SemanticModel model(tree.root());
   PythonCheckContext context(file, model, settings_, diagnostics);
 
-  // Pre-order walk with a cursor: no recursion, no allocation per node.
-  TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
+  // The hot loop: for_each_node inlines the visitor, no recursion, no allocation per node.
   uint32_t visited = 0;
-  for (;;) {
+  python::for_each_node(tree.root(), [&](python::Node node) {
     // A stale editor lint stops within a few milliseconds of the next edit.
-    if (++visited % 4096 == 0 && stop && stop()) {
-      ts_tree_cursor_delete(&cursor);
-      throw LintCancelled();
-    }
-    python::Node node(ts_tree_cursor_current_node(&cursor), file.text());
+    if (++visited % 4096 == 0 && stop && stop()) throw LintCancelled();
     python::KindId kind = python::python_kind_id(node.symbol());
     for (PythonCheck* check : dispatch[kind]) check->visit(node, context);
     if (kind == comment_kind && wants_comments) comments.push_back(node.range());
-    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
-    bool advanced = false;
-    while (!advanced) {
-      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-        advanced = true;
-      } else if (!ts_tree_cursor_goto_parent(&cursor)) {
-        break;
-      }
-    }
-    if (!advanced) break;
-  }
-  ts_tree_cursor_delete(&cursor);
+  });
   poll();
   for (const auto& check : checks) check->finish(context);
   poll();

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "torchmigrate/python/tree_walk.hpp"
+
 namespace torchmigrate::python {
 namespace {
 
@@ -448,36 +450,24 @@ std::vector<Node> ancestors_of(Node node) {
 
 namespace {
 
-// The nodes RegionCollector::visit acts on, with their parents, in pre-order: one walk with a
-// cursor and its own ancestor stack (ts_node_parent starts from the root on every call), no
-// recursion, linear however deep the nesting. `work` counts the nodes visited.
+// The nodes RegionCollector::visit acts on, with their parents, in pre-order: one walk with its
+// own ancestor stack (ts_node_parent starts from the root on every call), no recursion, linear
+// however deep the nesting. `work` counts the nodes visited.
 std::vector<std::pair<Node, Node>> collect_guard_nodes(Node root, uint64_t& work) {
   static const KindId kGuardKinds[] = {python_kind_id("if_statement"), python_kind_id("while_statement"),
                                        python_kind_id("conditional_expression"), python_kind_id("boolean_operator"),
                                        python_kind_id("try_statement")};
   std::vector<std::pair<Node, Node>> found;
-  TSTreeCursor cursor = ts_tree_cursor_new(root.raw());
-  std::vector<Node> ancestors;
-  for (bool more = true; more;) {
+  std::vector<Node> ancestors;  // the node at each depth on the way down to the current one
+  for_each_node(root, [&](Node node, uint32_t depth) {
     ++work;
-    Node node(ts_tree_cursor_current_node(&cursor), root.source());
+    ancestors.resize(depth);
     KindId kind = python_kind_id(node.symbol());
     if (std::find(std::begin(kGuardKinds), std::end(kGuardKinds), kind) != std::end(kGuardKinds)) {
       found.emplace_back(node, ancestors.empty() ? Node() : ancestors.back());
     }
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-      ancestors.push_back(node);
-      continue;
-    }
-    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        more = false;
-        break;
-      }
-      ancestors.pop_back();
-    }
-  }
-  ts_tree_cursor_delete(&cursor);
+    ancestors.push_back(node);
+  });
   return found;
 }
 

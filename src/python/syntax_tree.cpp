@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "torchmigrate/python/tree_walk.hpp"
+
 // The grammar (tree-sitter-python), linked into this layer only.
 extern "C" const TSLanguage* tree_sitter_python();
 
@@ -75,13 +77,17 @@ TSTree* parse_text(const TSTree* old_tree, std::string_view source) {
   return ts_parser_parse(thread_parser(), old_tree, input);
 }
 
-std::optional<Node> find_error(Node node) {
-  if (node.kind() == "ERROR" || node.is_missing()) return node;
-  if (!node.has_error()) return std::nullopt;
-  for (uint32_t i = 0; i < node.child_count(); ++i) {
-    if (auto found = find_error(node.child(i))) return found;
-  }
-  return std::nullopt;
+// The first ERROR or MISSING node in pre-order, entering only subtrees that hold an error.
+std::optional<Node> find_error(Node root) {
+  std::optional<Node> found;
+  for_each_node(root, [&](Node node) {
+    if (node.kind() == "ERROR" || node.is_missing()) {
+      found = node;
+      return WalkStep::Stop;
+    }
+    return node.has_error() ? WalkStep::Enter : WalkStep::Skip;
+  });
+  return found;
 }
 
 TSTree* parse_bytes(std::string_view source, const TSTree* old_tree) {
@@ -97,29 +103,15 @@ struct Leaf {
 };
 
 // Every token of the tree in source order, marked when an ERROR node encloses it.
-std::vector<Leaf> leaves(const TSTree* tree) {
+std::vector<Leaf> leaves(Node root) {
   std::vector<Leaf> result;
-  std::vector<bool> error_stack;
-  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
-  bool in_error = false;
-  for (;;) {
-    TSNode node = ts_tree_cursor_current_node(&cursor);
-    bool here = in_error || std::string_view(ts_node_type(node)) == "ERROR";
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-      error_stack.push_back(in_error);
-      in_error = here;
-      continue;
-    }
-    result.push_back({ts_node_type(node), ts_node_start_byte(node), here});
-    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        ts_tree_cursor_delete(&cursor);
-        return result;
-      }
-      in_error = error_stack.back();
-      error_stack.pop_back();
-    }
-  }
+  std::vector<bool> in_error;  // per depth: an ERROR node encloses that level
+  for_each_node(root, [&](Node node, uint32_t depth) {
+    in_error.resize(depth + 1);
+    in_error[depth] = (depth > 0 && in_error[depth - 1]) || node.kind() == "ERROR";
+    if (node.child_count() == 0) result.push_back({node.kind(), node.start(), in_error[depth]});
+  });
+  return result;
 }
 
 // Tokens after which a `*` can only be the star of a starred tuple element, never a product.
@@ -139,8 +131,8 @@ bool grammar_handles_star_before(std::string_view kind) {
 
 // Offsets of starred tuple elements the grammar rejected: a `*` opening an element whose
 // operand is not a name, inside an ERROR or right before one.
-std::vector<uint32_t> rejected_stars(const TSTree* tree) {
-  std::vector<Leaf> tokens = leaves(tree);
+std::vector<uint32_t> rejected_stars(const TSTree* tree, std::string_view source) {
+  std::vector<Leaf> tokens = leaves(Node(ts_tree_root_node(tree), source));
   std::vector<uint32_t> stars;
   for (size_t i = 1; i + 1 < tokens.size(); ++i) {
     if (tokens[i].kind != "*" || !opens_tuple_element(tokens[i - 1].kind)) continue;
@@ -156,28 +148,17 @@ std::vector<uint32_t> rejected_stars(const TSTree* tree) {
 // way to each ERROR.
 bool star_near_error(const TSTree* tree, std::string_view source) {
   auto is_blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\\'; };
-  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
   bool found = false;
-  for (bool more = true; more && !found;) {
-    TSNode node = ts_tree_cursor_current_node(&cursor);
-    bool error = std::string_view(ts_node_type(node)) == "ERROR";
-    if (error) {
-      uint32_t start = std::min<uint32_t>(ts_node_start_byte(node), static_cast<uint32_t>(source.size()));
-      uint32_t end = std::min<uint32_t>(ts_node_end_byte(node), static_cast<uint32_t>(source.size()));
-      found = source.substr(start, end - start).find('*') != std::string_view::npos;
-      uint32_t before = start;
-      while (before > 0 && is_blank(source[before - 1])) --before;
-      found = found || (before > 0 && source[before - 1] == '*');
-    }
-    if (!error && ts_node_has_error(node) && ts_tree_cursor_goto_first_child(&cursor)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        more = false;
-        break;
-      }
-    }
-  }
-  ts_tree_cursor_delete(&cursor);
+  for_each_node(Node(ts_tree_root_node(tree), source), [&](Node node) {
+    if (node.kind() != "ERROR") return node.has_error() ? WalkStep::Enter : WalkStep::Skip;
+    uint32_t start = std::min<uint32_t>(node.start(), static_cast<uint32_t>(source.size()));
+    uint32_t end = std::min<uint32_t>(node.end(), static_cast<uint32_t>(source.size()));
+    found = source.substr(start, end - start).find('*') != std::string_view::npos;
+    uint32_t before = start;
+    while (before > 0 && is_blank(source[before - 1])) --before;
+    found = found || (before > 0 && source[before - 1] == '*');
+    return found ? WalkStep::Stop : WalkStep::Skip;
+  });
   return found;
 }
 
@@ -200,7 +181,7 @@ TSTree* parse_python(std::string_view source, const TSTree* old_tree) {
   TSTree* retried = nullptr;
   // Error recovery can hide a later rejected star inside the first ERROR; a few rounds find it.
   for (int round = 0; round < 4; ++round) {
-    std::vector<uint32_t> stars = rejected_stars(retried != nullptr ? retried : tree);
+    std::vector<uint32_t> stars = rejected_stars(retried != nullptr ? retried : tree, blanked);
     std::erase_if(stars, [&](uint32_t offset) { return blanked[offset] != '*'; });
     if (stars.empty()) break;
     for (uint32_t offset : stars) blanked[offset] = ' ';
@@ -239,35 +220,34 @@ SyntaxTree SyntaxTree::parse(std::string_view source) { return {parse_python(sou
 
 std::optional<Node> SyntaxTree::first_error() const { return find_error(root()); }
 
+size_t SyntaxTree::syntax_error_count() const {
+  size_t count = 0;
+  // Only subtrees that contain an error are entered.
+  for_each_node(root(), [&](Node node) {
+    if (node.is_missing()) {
+      ++count;
+      return WalkStep::Skip;
+    }
+    if (node.kind() == "ERROR") ++count;
+    return node.has_error() ? WalkStep::Enter : WalkStep::Skip;
+  });
+  return count;
+}
+
 bool SyntaxTree::too_deep() const {
   // Iterative walk: measuring the depth must not itself recurse. A node's subtree nests at most
   // one level per byte, plus one (the worst over real code and adversarial nestings of every
   // Python construct); with twice that as the bound, the walk enters only nodes large enough
   // to reach the limit, a handful per file instead of every node.
-  auto may_reach_limit = [](TSNode node, uint32_t depth) {
-    uint64_t bytes = ts_node_end_byte(node) - ts_node_start_byte(node);
-    return depth + 2 * bytes + 16 > kMaxDepth;
-  };
-  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree_.get()));
-  uint32_t depth = 0;
   bool deep = false;
-  for (;;) {
-    if (may_reach_limit(ts_tree_cursor_current_node(&cursor), depth) && ts_tree_cursor_goto_first_child(&cursor)) {
-      if (++depth > kMaxDepth) {
-        deep = true;
-        break;
-      }
-      continue;
+  for_each_node(root(), [&](Node node, uint32_t depth) {
+    if (depth > kMaxDepth) {
+      deep = true;
+      return WalkStep::Stop;
     }
-    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        ts_tree_cursor_delete(&cursor);
-        return false;
-      }
-      --depth;
-    }
-  }
-  ts_tree_cursor_delete(&cursor);
+    uint64_t bytes = node.end() - node.start();
+    return depth + 2 * bytes + 16 > kMaxDepth ? WalkStep::Enter : WalkStep::Skip;
+  });
   return deep;
 }
 

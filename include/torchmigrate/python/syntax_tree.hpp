@@ -4,6 +4,8 @@
 
 #include <tree_sitter/api.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -43,8 +45,15 @@ class Node {
   [[nodiscard]] Node next_named_sibling() const { return wrap(ts_node_next_named_sibling(node_)); }
   [[nodiscard]] Node prev_sibling() const { return wrap(ts_node_prev_sibling(node_)); }
   [[nodiscard]] Node next_sibling() const { return wrap(ts_node_next_sibling(node_)); }
+  // The smallest node of this subtree that spans the bytes [start, end).
+  [[nodiscard]] Node descendant_for_range(uint32_t start, uint32_t end) const {
+    return wrap(ts_node_descendant_for_byte_range(node_, start, end));
+  }
   // Every child stored under a field that may repeat (`name` of an import statement).
   [[nodiscard]] std::vector<Node> children_of_field(std::string_view field) const;
+  // Public for the python layer's own sources and for tests that print a tree; other layers
+  // cannot use the TSNode it returns (tests/layers/check_layers.py rejects the tree-sitter API
+  // outside this layer), so they walk with python/tree_walk.hpp instead.
   [[nodiscard]] TSNode raw() const { return node_; }
   [[nodiscard]] std::string_view source() const { return source_; }
   bool operator==(const Node& other) const { return ts_node_eq(node_, other.node_); }
@@ -64,6 +73,8 @@ class SyntaxTree {
   [[nodiscard]] std::string_view source() const { return source_; }
   // The first ERROR or MISSING node, if the parse had to recover.
   [[nodiscard]] std::optional<Node> first_error() const;
+  // How many ERROR and MISSING nodes the parse has (nodes inside a MISSING one are not counted).
+  [[nodiscard]] size_t syntax_error_count() const;
   // True when nodes nest deeper than kMaxDepth. The semantic model and several checks recurse
   // over the tree, so such a file would overflow the stack; CPython itself refuses far
   // shallower nesting ("too many nested parentheses", RecursionError during compilation).

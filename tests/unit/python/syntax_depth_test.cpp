@@ -11,19 +11,21 @@
 
 #include "torchmigrate/python/syntax_tree.hpp"
 
+using torchmigrate::python::Node;
 using torchmigrate::python::SyntaxTree;
 
 namespace {
 
-// The number of edges on the longest root-to-leaf path, without recursion.
+// The number of edges on the longest root-to-leaf path, without recursion. An explicit stack,
+// not python::for_each_node, which too_deep itself uses.
 uint32_t height(const SyntaxTree& tree) {
-  std::vector<std::pair<TSNode, uint32_t>> stack{{tree.root().raw(), 0}};
+  std::vector<std::pair<Node, uint32_t>> stack{{tree.root(), 0}};
   uint32_t deepest = 0;
   while (!stack.empty()) {
     auto [node, depth] = stack.back();
     stack.pop_back();
     deepest = std::max(deepest, depth);
-    for (uint32_t i = 0; i < ts_node_child_count(node); ++i) stack.emplace_back(ts_node_child(node, i), depth + 1);
+    for (uint32_t i = 0; i < node.child_count(); ++i) stack.emplace_back(node.child(i), depth + 1);
   }
   return deepest;
 }
