@@ -49,7 +49,7 @@ inline void require_valid_findings(const std::vector<Diagnostic>& diagnostics, s
 inline engine::FixOutcome lint_and_fix(const SourceFile& file) {
   const engine::Linter& linter = all_rules_linter();
   engine::FixOutcome outcome = engine::fix_file(linter, file);
-  const bool parsed_cleanly = file.language() != Language::Python || engine::python_syntax_errors(file.text()) == 0;
+  const bool parsed_cleanly = linter.syntax_errors(file) == 0;
   FUZZ_REQUIRE(!outcome.rollback || outcome.hit_pass_limit || !parsed_cleanly);
   // A rollback is listed among the problems too; any other problem is an invalid edit.
   FUZZ_REQUIRE(outcome.problems.size() == (outcome.rollback ? 1u : 0u) || outcome.hit_pass_limit);

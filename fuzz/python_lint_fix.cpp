@@ -14,7 +14,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!file) return 0;
   const engine::FixOutcome outcome = fuzz::lint_and_fix(*file);
   if (!outcome.applied.empty()) {
-    FUZZ_REQUIRE(engine::python_syntax_errors(outcome.text) <= engine::python_syntax_errors(file->text()));
+    const engine::Linter& linter = fuzz::all_rules_linter();
+    FUZZ_REQUIRE(linter.syntax_errors(SourceFile("fuzz.py", outcome.text, Language::Python)) <=
+                 linter.syntax_errors(*file));
   }
   return 0;
 }

@@ -5,7 +5,6 @@
 #include <set>
 
 #include "torchmigrate/engine/module_map.hpp"
-#include "torchmigrate/python/syntax_tree.hpp"
 
 namespace torchmigrate::engine {
 namespace {
@@ -123,8 +122,6 @@ Edit adapt_line_endings(Edit edit, std::string_view text) {
   return edit;
 }
 
-size_t python_syntax_errors(std::string_view text) { return python::SyntaxTree::parse(text).syntax_error_count(); }
-
 void withhold_self_imports(std::vector<Diagnostic>& diagnostics, const SourceFile& file) {
   std::optional<std::optional<ModuleLocation>> self;  // located on the first fix that imports
   for (Diagnostic& diagnostic : diagnostics) {
@@ -152,9 +149,12 @@ void withhold_self_imports(std::vector<Diagnostic>& diagnostics, const SourceFil
 
 FixOutcome fix_file(const Linter& linter, const SourceFile& file) {
   const Settings& settings = linter.settings();
-  const bool python = file.language() == Language::Python;
   FixOutcome outcome;
   std::string text = file.text();
+  // Every front counts the syntax errors of its files; a fix may not add one.
+  auto syntax_errors_of = [&](const std::string& candidate) {
+    return linter.syntax_errors(SourceFile(file.path(), candidate, file.language()));
+  };
   auto lint = [&](const SourceFile& source) {
     std::vector<Diagnostic> found = linter.lint(source);
     withhold_self_imports(found, source);
@@ -209,18 +209,18 @@ FixOutcome fix_file(const Linter& linter, const SourceFile& file) {
       break;
     }
     std::string next = apply_keeping_final_newline(text, accepted, file);
-    if (python) {
+    {
       if (!syntax_errors) {
-        syntax_errors = python_syntax_errors(text);
+        syntax_errors = syntax_errors_of(text);
         broken_before = pass == 0 && *syntax_errors > 0;
       }
-      size_t after = python_syntax_errors(next);
+      size_t after = syntax_errors_of(next);
       if (after > *syntax_errors) {
         // Name the fixes that break the syntax on their own; if none does, the combination did.
         std::vector<std::string> culprits;
         uint32_t line = 0;
         for (const Candidate& candidate : candidates) {
-          if (python_syntax_errors(apply_keeping_final_newline(text, candidate.edits, file)) > *syntax_errors) {
+          if (syntax_errors_of(apply_keeping_final_newline(text, candidate.edits, file)) > *syntax_errors) {
             culprits.push_back(candidate.diagnostic->code);
             if (line == 0) line = candidate.line;
           }

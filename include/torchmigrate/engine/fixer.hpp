@@ -44,9 +44,6 @@ bool will_apply(const Fix& fix, const Settings& settings);
 // it lands on in `text` (so a CRLF file, or the CRLF part of a mixed file, stays CRLF).
 Edit adapt_line_endings(Edit edit, std::string_view text);
 
-// Number of ERROR and MISSING nodes when `text` is parsed as Python.
-size_t python_syntax_errors(std::string_view text);
-
 // Withholds every fix that would make `file` import itself: one whose `imported_modules` name
 // the file's own module, or a project module that imports it back at top level (module_map.hpp).
 // The finding stays, its message saying why there is no fix. Reports and the fixer both call

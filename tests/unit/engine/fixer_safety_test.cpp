@@ -48,6 +48,32 @@ class FaultyCheck : public PythonCheck {
   std::string callee_;
 };
 
+// A build-file check whose fix deletes the `)` that closes `breakme(`.
+class FaultyBuildCheck : public FileCheck {
+ public:
+  using FileCheck::FileCheck;
+  void check(FileCheckContext& context) override {
+    const std::string& text = context.file().text();
+    size_t at = text.find("breakme(");
+    if (at == std::string::npos) return;
+    auto close = static_cast<uint32_t>(text.find(')', at));
+    Diagnostic& diagnostic = context.report(rule(), {static_cast<uint32_t>(at), close + 1});
+    Fix fix;
+    fix.title = "Test fix";
+    fix.edits.push_back(Edit::remove({close, close + 1}));
+    diagnostic.fixes.push_back(std::move(fix));
+  }
+};
+
+std::string build_rule_json() {
+  return R"({"code": "TM996", "name": "test-build", "summary": "s", "message": "m", "language": "build",
+    "severity": "warning", "since": "2.8", "kind": "build", "impact": "build", "release": {"from": "2.7", "to": "2.8"},
+    "confidence": "high", "references": [], "triggers": ["breakme"], "check": {"family": "faulty-build"},
+    "fix": {"applicability": "safe"},
+    "docs": {"what": "w", "why": "w", "before": "b", "after": "a", "fix_safety": "f", "limitations": "l",
+             "example_file": "CMakeLists.txt"}})";
+}
+
 std::string rule_json(const std::string& code, const std::string& callee) {
   return R"({"code": ")" + code + R"(", "name": "test-)" + callee + R"(", "summary": "s", "message": "m",
     "severity": "warning", "since": "2.8", "kind": "removed", "impact": "breaks", "release": {"from": "2.7", "to": "2.8"}, "confidence": "high", "references": [], "triggers": [")" +
@@ -60,10 +86,12 @@ struct TestLinter {
   std::vector<std::string> json = {rule_json("TM991", "breakme"), rule_json("TM992", "grow"),
                                    rule_json("TM993", "badedit"), rule_json("TM994", "addline"),
                                    rule_json("TM995", "tail")};
-  Catalog catalog = Catalog::parse({{"t1", json[0]}, {"t2", json[1]}, {"t3", json[2]}, {"t4", json[3]}, {"t5", json[4]}});
+  Catalog catalog = Catalog::parse(
+      {{"t1", json[0]}, {"t2", json[1]}, {"t3", json[2]}, {"t4", json[3]}, {"t5", json[4]}, {"t6", build_rule_json()}});
   CheckRegistry registry = [] {
     CheckRegistry built;
     built.add_python("faulty", [](const RuleSpec& rule) { return std::make_unique<FaultyCheck>(rule); });
+    built.add_file("faulty-build", [](const RuleSpec& rule) { return std::make_unique<FaultyBuildCheck>(rule); });
     return built;
   }();
   std::unique_ptr<Linter> linter;
@@ -108,7 +136,7 @@ TEST_CASE("the culprit is named even when a good fix shares its pass") {
 TEST_CASE("a file that already had a syntax error is rolled back only when a fix adds one") {
   TestLinter breaking("TM991");
   std::string broken = "def f(:\n    pass\ny = breakme(2)\n";
-  CHECK(python_syntax_errors(broken) > 0);
+  CHECK(breaking.linter->syntax_errors(SourceFile("broken.py", broken, Language::Python)) > 0);
   FixOutcome outcome = breaking.fix(broken);
   REQUIRE(outcome.rollback.has_value());
   CHECK(outcome.text == broken);
@@ -175,8 +203,30 @@ TEST_CASE("the final-newline state survives a fix that reaches the end of the fi
   CHECK(test.fix("a = 1\r\ntail()\r\n").text == "a = 1\r\ndone()\r\n");
 }
 
-TEST_CASE("python_syntax_errors counts error and missing nodes") {
-  CHECK(python_syntax_errors("x = 1\n") == 0);
-  CHECK(python_syntax_errors("x = (1\n") >= 1);
-  CHECK(python_syntax_errors("def f(:\n    pass\n") >= 1);
+TEST_CASE("every front counts the syntax errors of its files") {
+  TestLinter test("TM99");
+  auto errors = [&](const char* path, const char* text) {
+    return test.linter->syntax_errors(SourceFile(path, text, engine::language_for(path)));
+  };
+  CHECK(errors("a.py", "x = 1\n") == 0);
+  CHECK(errors("a.py", "x = (1\n") >= 1);
+  CHECK(errors("a.py", "def f(:\n    pass\n") >= 1);
+  CHECK(errors("pyproject.toml", "[project]\nname = \"x\"\n") == 0);
+  CHECK(errors("pyproject.toml", "[project\nname = \"x\"\n") == 1);
+  CHECK(errors("CMakeLists.txt", "find_package(Torch REQUIRED)\n") == 0);
+  CHECK(errors("CMakeLists.txt", "find_package(Torch REQUIRED\n") == 1);
+  CHECK(errors("CMakeLists.txt", "set(A \"unclosed)\n") >= 1);
+  CHECK(errors("requirements.txt", "torch>=2.7\n") == 0);
+  CHECK(errors("Dockerfile", "ENV A=\"x\nRUN true\n") >= 1);
+  CHECK(errors("a.ipynb", "{\"cells\": [], \"nbformat\": 4, \"nbformat_minor\": 5, \"metadata\": {}}") == 0);
+  CHECK(errors("a.ipynb", "{\"cells\": [") == 1);
+}
+
+TEST_CASE("a fix that would break a build file's syntax is rolled back too") {
+  TestLinter test("TM996");
+  std::string cmake = "cmake_minimum_required(VERSION 3.18)\nbreakme(Torch)\n";
+  FixOutcome outcome = fix_file(*test.linter, SourceFile("CMakeLists.txt", cmake, Language::BuildFile));
+  REQUIRE(outcome.rollback.has_value());
+  CHECK(outcome.rollback->message.find("TM996") != std::string::npos);
+  CHECK(outcome.text == cmake);
 }

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+// The notebook front, and the fixer's path for notebooks (fix the cells' Python, write the
+// changed cells back).
+#include "torchmigrate/engine/front.hpp"
+#include "torchmigrate/engine/linter.hpp"
 #include "torchmigrate/engine/notebook_check.hpp"
 
 #include <optional>
@@ -50,16 +54,38 @@ void map_to_file(const NotebookModule& module, std::vector<Diagnostic>& diagnost
   sort_diagnostics(diagnostics);
 }
 
+// Notebooks: the code cells as one Python module, linted by the Python front, findings mapped
+// back into the JSON bytes.
+class NotebookFront final : public Front {
+ public:
+  explicit NotebookFront(const Front& python) : python_(python) {}
+
+  [[nodiscard]] RuleLanguage rule_language() const override { return RuleLanguage::Python; }
+  [[nodiscard]] bool reads(const SourceFile& file) const override { return file.language() == Language::Notebook; }
+  // The Python front has the rules.
+  void add_rule(const RuleSpec& /*rule*/) override {}
+
+  [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file, const LintInput& input) const override {
+    std::vector<Diagnostic> diagnostics;
+    std::optional<NotebookModule> module = read_module(file, diagnostics);
+    if (!module) return diagnostics;
+    diagnostics = python_.lint(SourceFile(file.path(), module->source.text, Language::Python), {nullptr, input.stop});
+    map_to_file(*module, diagnostics);
+    return diagnostics;
+  }
+
+  // The fixer works on the cells' Python (fix_notebook); here only the notebook's JSON counts.
+  [[nodiscard]] size_t syntax_errors(const SourceFile& file) const override {
+    return notebook::parse(file.text()).notebook ? 0 : 1;
+  }
+
+ private:
+  const Front& python_;
+};
+
 }  // namespace
 
-std::vector<Diagnostic> Linter::lint_notebook(const SourceFile& file) const {
-  std::vector<Diagnostic> diagnostics;
-  std::optional<NotebookModule> module = read_module(file, diagnostics);
-  if (!module) return diagnostics;
-  diagnostics = lint_python(SourceFile(file.path(), module->source.text, Language::Python), nullptr);
-  map_to_file(*module, diagnostics);
-  return diagnostics;
-}
+std::unique_ptr<Front> make_notebook_front(const Front& python) { return std::make_unique<NotebookFront>(python); }
 
 FixOutcome fix_notebook(const Linter& linter, const SourceFile& file) {
   FixOutcome outcome;

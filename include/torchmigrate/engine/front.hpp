@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// A front reads one kind of file for the linter: which files are its own, the findings of its
+// rules (prefiltered, suppressions and compatibility code applied), and how many syntax errors
+// a text has, so the fixer can refuse a fix that adds one. The fronts live in src/engine/fronts/
+// and are listed once, in Linter's constructor.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "torchmigrate/core/diagnostic.hpp"
+#include "torchmigrate/core/source_file.hpp"
+#include "torchmigrate/engine/cancellation.hpp"
+#include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/prefilter.hpp"
+#include "torchmigrate/engine/python_check.hpp"
+#include "torchmigrate/engine/settings.hpp"
+#include "torchmigrate/engine/suppressions.hpp"
+
+namespace torchmigrate::python {
+class SyntaxTree;
+}
+
+namespace torchmigrate::engine {
+
+// What every front shares: the catalog, the registry, the settings, and the work done on
+// findings of any language (unused suppressions, unmet fix requirements, sorting).
+class LintEnvironment {
+ public:
+  LintEnvironment(const Catalog& catalog, const CheckRegistry& registry, Settings settings);
+
+  [[nodiscard]] const Catalog& catalog() const { return catalog_; }
+  [[nodiscard]] const CheckRegistry& registry() const { return registry_; }
+  [[nodiscard]] const Settings& settings() const { return settings_; }
+  // TM001, which the fronts implement together; null when it is not enabled.
+  [[nodiscard]] const RuleSpec* unused_suppression_rule() const { return unused_suppression_rule_; }
+  // A prefilter over `rules` and then the suppression markers.
+  [[nodiscard]] Prefilter prefilter(std::vector<const RuleSpec*> rules) const;
+  // Which of `rules` can fire on `text`, then whether a suppression comment may occur.
+  [[nodiscard]] std::vector<bool> candidates(size_t rules, const Prefilter& prefilter, std::string_view text) const;
+  // Applies suppressions, reports unused ones (TM001), explains unmet fix requirements, withholds
+  // unfixable fixes and sorts.
+  void finish(const SourceFile& file, Suppressions& suppressions, std::vector<Diagnostic>& diagnostics) const;
+
+ private:
+  const Catalog& catalog_;
+  const CheckRegistry& registry_;
+  Settings settings_;
+  const RuleSpec* unused_suppression_rule_ = nullptr;
+};
+
+// What a lint may bring besides the file: an editor's already parsed tree (Python only) and a
+// way to stop a lint that is no longer wanted.
+struct LintInput {
+  const python::SyntaxTree* tree = nullptr;
+  StopRequested stop;
+};
+
+class Front {
+ public:
+  virtual ~Front() = default;
+  Front() = default;
+  Front(const Front&) = delete;
+  Front& operator=(const Front&) = delete;
+
+  // The catalog's `language` of the rules this front runs (a notebook runs the Python rules).
+  [[nodiscard]] virtual RuleLanguage rule_language() const = 0;
+  // Whether `file` is this front's to read (setup.py is read by two).
+  [[nodiscard]] virtual bool reads(const SourceFile& file) const = 0;
+  // Takes one enabled rule of rule_language(); throws CatalogError when its family is unknown
+  // or its params are wrong (building the check once validates them).
+  virtual void add_rule(const RuleSpec& rule) = 0;
+  // Called once after the last add_rule.
+  virtual void ready() {}
+  [[nodiscard]] virtual std::vector<Diagnostic> lint(const SourceFile& file, const LintInput& input) const = 0;
+  // Syntax errors of `file` as this front reads it.
+  [[nodiscard]] virtual size_t syntax_errors(const SourceFile& file) const = 0;
+};
+
+std::unique_ptr<Front> make_python_front(const LintEnvironment& environment);
+std::unique_ptr<Front> make_notebook_front(const Front& python);
+std::unique_ptr<Front> make_cxx_front(const LintEnvironment& environment);
+std::unique_ptr<Front> make_build_file_front(const LintEnvironment& environment);
+
+}  // namespace torchmigrate::engine

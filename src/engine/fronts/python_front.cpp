@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+// The Python front: parse once (tree-sitter), build the semantic model, walk the tree once
+// dispatching each node to the checks that asked for its kind, drop findings in compatibility
+// code, apply suppressions.
+#include <map>
+#include <optional>
+#include <string>
+
+#include "torchmigrate/engine/front.hpp"
+#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/python/compat_guards.hpp"
+#include "torchmigrate/python/semantic_model.hpp"
+#include "torchmigrate/python/syntax_tree.hpp"
+#include "torchmigrate/python/tree_walk.hpp"
+
+namespace torchmigrate::engine {
+namespace {
+
+std::string describe_syntax_error(const python::Node& node) {
+  if (node.is_missing()) return "Syntax error: expected `" + std::string(node.kind()) + "`";
+  std::string_view text = node.text();
+  text = text.substr(0, text.find('\n'));
+  if (text.size() > 40) text = text.substr(0, 40);
+  return "Syntax error: cannot parse `" + std::string(text) + "`; findings in the rest of the file are still reported";
+}
+
+// What counts as compatibility code for `rule`, from its catalog kind, release and spellings.
+python::GuardRule guard_rule(const RuleSpec& rule, const Settings& settings) {
+  python::GuardRule guard;
+  guard.new_side_counts = rule.kind == RuleKind::ChangedDefault;
+  guard.feature_tests = rule.kind != RuleKind::ChangedDefault;
+  guard.release = rule.release.to;
+  guard.min_torch = settings.min_torch;
+  guard.try_markers = rule.compat_markers;
+  guard.old_names = rule.compat_attributes.old_names;
+  guard.new_names = rule.compat_attributes.new_names;
+  return guard;
+}
+
+Diagnostic parse_error(std::string message, uint32_t at) {
+  Diagnostic diagnostic;
+  diagnostic.code = kParseErrorCode;
+  diagnostic.message = std::move(message);
+  diagnostic.range = {at, at};
+  diagnostic.severity = Severity::Error;
+  return diagnostic;
+}
+
+class PythonFront final : public Front {
+ public:
+  explicit PythonFront(const LintEnvironment& environment) : environment_(environment) {}
+
+  [[nodiscard]] RuleLanguage rule_language() const override { return RuleLanguage::Python; }
+  [[nodiscard]] bool reads(const SourceFile& file) const override { return file.language() == Language::Python; }
+
+  void add_rule(const RuleSpec& rule) override {
+    const PythonCheckFactory* factory = environment_.registry().python(rule.check_family);
+    if (factory == nullptr) throw CatalogError(rule.code + ": unknown check family `" + rule.check_family + "`");
+    (*factory)(rule);
+    rules_.push_back(&rule);
+  }
+
+  void ready() override { prefilter_.emplace(environment_.prefilter(rules_)); }
+
+  [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file, const LintInput& input) const override;
+
+  [[nodiscard]] size_t syntax_errors(const SourceFile& file) const override {
+    return python::SyntaxTree::parse(file.text()).syntax_error_count();
+  }
+
+ private:
+  const LintEnvironment& environment_;
+  std::vector<const RuleSpec*> rules_;
+  std::optional<Prefilter> prefilter_;
+};
+
+std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInput& input) const {
+  const StopRequested& stop = input.stop;
+  auto poll = [&stop] {
+    if (stop && stop()) throw LintCancelled();
+  };
+  const Settings& settings = environment_.settings();
+  std::vector<std::unique_ptr<PythonCheck>> checks;
+  std::vector<bool> fires = environment_.candidates(rules_.size(), *prefilter_, file.text());
+  for (size_t i = 0; i < rules_.size(); ++i) {
+    if (fires[i]) checks.push_back((*environment_.registry().python(rules_[i]->check_family))(*rules_[i]));
+  }
+  std::vector<Diagnostic> diagnostics;
+  // Suppression comments are collected only where one may be.
+  bool wants_comments = fires.back();
+  // A file no enabled rule could match is not parsed at all (most files of a project): a
+  // migration tool reports syntax errors only where they could hide a finding.
+  if (checks.empty() && !(environment_.unused_suppression_rule() != nullptr && wants_comments)) return diagnostics;
+  std::optional<python::SyntaxTree> own_tree;
+  if (input.tree == nullptr) own_tree.emplace(python::SyntaxTree::parse(file.text()));
+  const python::SyntaxTree& tree = input.tree != nullptr ? *input.tree : *own_tree;
+  if (auto error = tree.first_error())
+    diagnostics.push_back(parse_error(describe_syntax_error(*error), error->start()));
+  if (tree.too_deep()) {
+    return {parse_error("Skipped: the code nests more than " + std::to_string(python::SyntaxTree::kMaxDepth) +
+                            " syntax levels deep (CPython refuses far less); not checked, split the expression",
+                        0)};
+  }
+
+  std::vector<std::vector<PythonCheck*>> dispatch(python::python_kind_count());
+  const python::KindId comment_kind = python::python_kind_id("comment");
+  std::vector<TextRange> comments;
+  for (const auto& check : checks) {
+    for (std::string_view kind : check->node_kinds()) dispatch[python::python_kind_id(kind)].push_back(check.get());
+  }
+  poll();
+  python::SemanticModel model(tree.root());
+  PythonCheckContext context(file, model, settings, diagnostics);
+
+  // The hot loop: for_each_node inlines the visitor, no recursion, no allocation per node.
+  uint32_t visited = 0;
+  python::for_each_node(tree.root(), [&](python::Node node) {
+    // A stale editor lint stops within a few milliseconds of the next edit.
+    if (++visited % 4096 == 0 && stop && stop()) throw LintCancelled();
+    python::KindId kind = python::python_kind_id(node.symbol());
+    for (PythonCheck* check : dispatch[kind]) check->visit(node, context);
+    if (kind == comment_kind && wants_comments) comments.push_back(node.range());
+  });
+  poll();
+  for (const auto& check : checks) check->finish(context);
+  poll();
+  // Compatibility code already handles both versions, and code only older torch runs is dead
+  // for this project: never flag either. Each rule's guards are computed once per file.
+  python::CompatGuards guards(tree.root(), model);
+  std::map<std::string, python::GuardRule> guard_rules;
+  std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
+    const RuleSpec* rule = environment_.catalog().find(diagnostic.code);
+    if (rule == nullptr) return false;
+    auto [it, inserted] = guard_rules.try_emplace(rule->code);
+    if (inserted) it->second = guard_rule(*rule, settings);
+    return guards.verdict(diagnostic.range.start, rule->code, it->second) != python::GuardVerdict::Report;
+  });
+  Suppressions suppressions = Suppressions::parse(file, &comments);
+  environment_.finish(file, suppressions, diagnostics);
+  return diagnostics;
+}
+
+}  // namespace
+
+std::unique_ptr<Front> make_python_front(const LintEnvironment& environment) {
+  return std::make_unique<PythonFront>(environment);
+}
+
+}  // namespace torchmigrate::engine
