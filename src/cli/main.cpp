@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
 
   std::string rule_code;
   CLI::App* rule = app.add_subcommand("rule", "Explain a rule: what it finds, why, an example and its fix safety");
-  CLI::Option* code_option = rule->add_option("CODE", rule_code, "Rule code or name, e.g. TM101 (any case)");
+  CLI::Option* code_option =
+      rule->add_option("CODE", rule_code, "Rule code or name, in any case (`torchmigrate rules` lists them)");
   bool all_rules = false;
   rule->add_flag("--all", all_rules, "Explain every rule")->excludes(code_option);
   std::string rule_format = "text";

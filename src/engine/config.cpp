@@ -268,8 +268,13 @@ ConfigFile parse_table(const toml::table& table, const fs::path& path, const std
           std::string entry = "policy." + std::string(code.str());
           const RuleSpec* rule = catalog.find(code.str());
           if (rule == nullptr || !rule->fix_policies) {
-            reader.fail(policy, entry, "names `" + std::string(code.str()) +
-                                           "`, which is not a rule with a keep-old/adopt-new choice (TM201, TM202, TM302)");
+            std::string with_choice;  // from the catalog, so a new changed-default rule is named too
+            for (const RuleSpec& candidate : catalog.rules()) {
+              if (candidate.fix_policies) with_choice += (with_choice.empty() ? "" : ", ") + candidate.code;
+            }
+            reader.fail(policy, entry,
+                        "names `" + std::string(code.str()) +
+                            "`, which is not a rule with a keep-old/adopt-new choice (" + with_choice + ")");
           }
           config.policy[std::string(code.str())] = policy_of(policy, entry);
         }

@@ -65,9 +65,14 @@ void validate_selector(std::string_view selector, const Catalog& catalog) {
   for (const RuleSpec& rule : catalog.rules()) {
     if (matches(selector, rule)) return;
   }
-  throw std::invalid_argument("unknown rule selector `" + std::string(selector) +
-                              "`; use a code such as TM101, a prefix such as TM2, a rule name, or ALL "
-                              "(`torchmigrate rules` lists them)");
+  // The example code and prefix come from the catalog, which names every rule.
+  std::string examples = "a rule code";
+  if (!catalog.rules().empty()) {
+    const std::string& code = catalog.rules().back().code;
+    examples = "a code such as " + code + ", a prefix such as " + code.substr(0, 3);
+  }
+  throw std::invalid_argument("unknown rule selector `" + std::string(selector) + "`; use " + examples +
+                              ", a rule name, or ALL (`torchmigrate rules` lists them)");
 }
 
 FixPolicy parse_policy(std::string_view value) {
