@@ -343,6 +343,9 @@ def make_corpus(root, files, lines, cxx_files, seed):
 # Measuring
 
 
+GNU_TIME = "/usr/bin/time" if Path("/usr/bin/time").exists() else None
+
+
 class Run:
     """One command line timed repeatedly; `count` turns its stdout into a number of findings."""
 
@@ -353,12 +356,17 @@ class Run:
         self.findings = None
         self.inner = None  # a Run whose times the process reports itself (see RUFF_DRIVER)
 
-    def once(self, scratch):
-        out_path, err_path = scratch / "stdout", scratch / "stderr"
+    def once(self, scratch, through_time=False):
+        out_path, err_path, rss_path = scratch / "stdout", scratch / "stderr", scratch / "rss"
+        # A child's peak RSS starts at what it inherits from this Python process (about 20 MiB)
+        # when it is forked from it; GNU time is small, so its child's peak is the tool's own.
+        # Only the untimed first run goes through it, so times carry no extra process.
+        through_time = through_time and GNU_TIME is not None
+        argv = [GNU_TIME, "-q", "-f", "%M", "-o", rss_path, *self.argv] if through_time else self.argv
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             stdin = open(self.stdin, "rb") if self.stdin else subprocess.DEVNULL
             start = time.perf_counter()
-            process = subprocess.Popen(self.argv, cwd=self.cwd, stdin=stdin, stdout=out, stderr=err, env=self.env)
+            process = subprocess.Popen(argv, cwd=self.cwd, stdin=stdin, stdout=out, stderr=err, env=self.env)
             _, status, usage = os.wait4(process.pid, 0)
             wall = time.perf_counter() - start
             process.returncode = os.waitstatus_to_exitcode(status)
@@ -368,24 +376,30 @@ class Run:
         if process.returncode not in (0, 1):
             raise SystemExit(f"{self.name}: exit {process.returncode}\n{' '.join(map(str, self.argv))}\n"
                              f"{err_path.read_text(errors='replace')[-2000:]}")
-        return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, output
+        rss = int(rss_path.read_text().split()[-1]) if through_time else usage.ru_maxrss
+        return wall, usage.ru_utime + usage.ru_stime, rss, output
 
     def warm_up(self, scratch):
-        *_, self.output = self.once(scratch)
+        _, _, rss, self.output = self.once(scratch, through_time=True)
+        if GNU_TIME:
+            self.rss.append(rss)
         self.findings = self.count(self.output)
         if self.inner:
             self.inner.findings = self.findings
+            self.inner.rss = list(self.rss)
 
     def measure(self, scratch):
         wall, cpu, rss, output = self.once(scratch)
         self.wall.append(wall)
         self.cpu.append(cpu)
-        self.rss.append(rss)
+        if not GNU_TIME:
+            self.rss.append(rss)
         if self.inner:
             report = json.loads(output)
             self.inner.wall.append(report["loop_wall"])
             self.inner.cpu.append(report["loop_cpu"])
-            self.inner.rss.append(rss)
+            if not GNU_TIME:
+                self.inner.rss.append(rss)
 
     def row(self):
         return (f"  {self.name:<44} {statistics.median(self.wall) * 1000:9.0f} {statistics.median(self.cpu) * 1000:9.0f}"
