@@ -166,9 +166,11 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
   }
 
   void visit_attribute(Node attribute, PythonCheckContext& context) {
-    if (!is_outermost_attribute(attribute)) return;
+    // Resolving first: most attributes name nothing deprecated, and finding a node's parent
+    // walks down from the root.
     std::optional<std::string> qualified = context.model().resolve(attribute);
     if (!qualified || prefix_of(*qualified).empty()) return;
+    if (!is_outermost_attribute(attribute)) return;
     if (from_imported_object(attribute, context)) return;
     Node root = attribute;
     while (root.kind() == "attribute") root = root.field("object");
