@@ -26,6 +26,9 @@ struct Edit {
 // display-only ones are shown as a suggestion and never applied.
 enum class Applicability { Safe, Unsafe, DisplayOnly };
 
+// The less safe of two: a check may offer a fix less safe than its catalog entry, never safer.
+constexpr Applicability least_safe(Applicability a, Applicability b) { return a > b ? a : b; }
+
 // What the fixed code needs to work as intended (the catalog's `fix.requires`); nothing means
 // every torch version. Whether a project meets it is decided by `Settings::effective`.
 struct FixRequirements {

@@ -48,7 +48,7 @@ class OldRequirementCheck final : public engine::FileCheck {
       std::string specifier = new_specifier(*specifiers);
       Fix fix;
       fix.title = "Require `" + requirement.name + specifier + "`";
-      fix.applicability = Applicability::Unsafe;
+      fix.applicability = rule().fix_applicability.value_or(Applicability::Unsafe);  // the catalog decides
       fix.compat = rule().fix_compat;
       if (requirement.needs_quoting) {
         // `pip install onnxscript>=0.3.1` would redirect to a file: quote the word.

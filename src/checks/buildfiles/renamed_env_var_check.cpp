@@ -56,11 +56,11 @@ class RenamedEnvVarCheck final : public engine::FileCheck {
       Diagnostic& diagnostic =
           context.report(rule(), assignment.name_range, {{"old", old_name_}, {"new", new_name_ + "=" + new_on_value_}});
       if (contains(on_values_, value)) {
-        diagnostic.fixes.push_back(rename(assignment, Applicability::Safe));
+        diagnostic.fixes.push_back(rename(assignment, catalog_applicability()));
       } else if (contains(loose_on_values_, value)) {
         diagnostic.message += "; torch " + rule().release.from.str() + " only read `1` as on, so `" + assignment.value +
                               "` kept the default there and the fix (unsafe) turns the option on";
-        diagnostic.fixes.push_back(rename(assignment, Applicability::Unsafe));
+        diagnostic.fixes.push_back(rename(assignment, least_safe(catalog_applicability(), Applicability::Unsafe)));
       } else if (contains(off_values_, value) && !assignment.value_range.empty()) {
         if (!assignment.removal) {
           diagnostic.message += "; it cannot be deleted here without leaving invalid syntax, so no fix is offered";
@@ -69,7 +69,7 @@ class RenamedEnvVarCheck final : public engine::FileCheck {
         Fix fix;
         fix.title = "Remove the assignment (`" + assignment.value + "` was the default)";
         fix.edits.push_back(Edit::remove(*assignment.removal));
-        fix.applicability = Applicability::Safe;
+        fix.applicability = catalog_applicability();
         fix.compat = rule().fix_compat;
         diagnostic.fixes.push_back(std::move(fix));
       } else {
@@ -79,6 +79,11 @@ class RenamedEnvVarCheck final : public engine::FileCheck {
   }
 
  private:
+  // The catalog's fix safety; a value the old release read differently makes it unsafe at least.
+  [[nodiscard]] Applicability catalog_applicability() const {
+    return rule().fix_applicability.value_or(Applicability::Safe);
+  }
+
   Fix rename(const buildfiles::Assignment& assignment, Applicability applicability) const {
     Fix fix;
     fix.title = "Replace with `" + new_name_ + "=" + new_on_value_ + "`";

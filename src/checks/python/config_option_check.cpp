@@ -257,9 +257,7 @@ class ConfigOptionCheck final : public engine::PythonCheck {
       std::optional<std::string> spelling = finder.spelling_of(spec.move_to + "." + new_key, usage.site, &imported);
       if (!spelling) return false;
       // Reaching the new module as an attribute of a parent package relies on it being loaded.
-      if (imported < spec.move_to.size() && fix.applicability == Applicability::Safe) {
-        fix.applicability = Applicability::Unsafe;
-      }
+      if (imported < spec.move_to.size()) fix.applicability = least_safe(fix.applicability, Applicability::Unsafe);
       fix.edits.push_back(Edit::replace(usage.site.range(), *spelling));
       return map_value(usage, rule, fix);
     }

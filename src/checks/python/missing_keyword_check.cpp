@@ -104,8 +104,10 @@ class MissingKeywordCheck final : public engine::PythonCheck {
     fix.edits.push_back(given ? Edit::replace(given.range(), value) : arguments.add_keyword(keyword_, value));
     fix.policy = policy;
     fix.compat = rule().fix_compat;
-    // Pinning the old value never changes behaviour; writing the new one is a decision.
-    fix.applicability = policy == FixPolicy::KeepOld ? Applicability::Safe : Applicability::Unsafe;
+    // Pinning the old value never changes behaviour (the catalog's safety); writing the new one
+    // is a decision, so at best unsafe.
+    Applicability catalog = rule().fix_applicability.value_or(Applicability::Safe);
+    fix.applicability = policy == FixPolicy::KeepOld ? catalog : least_safe(catalog, Applicability::Unsafe);
     return fix;
   }
 
