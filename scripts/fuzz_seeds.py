@@ -104,16 +104,29 @@ def lsp_transcript(text):
     ])
 
 
+def cache_findings(findings):
+    """Findings as the cache file encodes them: little-endian u32 counts and offsets, u8 enums,
+    strings as a u32 length and the bytes (src/engine/result_cache.cpp)."""
+    def u32(value):
+        return value.to_bytes(4, "little")
+
+    def string(value):
+        data = value.encode()
+        return u32(len(data)) + data
+
+    out = u32(len(findings))
+    for code, start, end in findings:
+        out += string(code) + string("`torch.x` changed") + u32(start) + u32(end) + bytes([1]) + u32(1)
+        out += string("Replace") + u32(1) + u32(start) + u32(end) + string("torch") + bytes([0])
+        out += string("2.8") + u32(1) + string("torch") + bytes([1])
+    return out
+
+
 def cache_entries(text):
-    """Diagnostics arrays as the cache stores them (fuzz/result_cache.cpp, mode 1)."""
+    """One entry's encoded findings as fuzz/result_cache.cpp wraps them (mode 1)."""
     codes = sorted(path.stem for path in (ROOT / "rules").glob("TM*.json"))[:4] or ["TM901"]
     size = len(text.encode())
-    entries = [[]]
-    for code in codes:
-        entries.append([{"code": code, "message": "`torch.x` changed", "start": 0, "end": min(size, 5), "severity": 1,
-                         "fixes": [{"title": "Replace", "edits": [[0, min(size, 5), "torch"]], "applicability": 0,
-                                    "requires_torch": "2.8", "imports": ["torch"], "policy": 1}]}])
-    return entries
+    return [cache_findings([])] + [cache_findings([(code, 0, min(size, 5))]) for code in codes]
 
 
 def main():
@@ -156,8 +169,8 @@ def main():
     for text in python_texts[:40]:
         add("lsp", lsp_transcript(text))
         for entry in cache_entries(text):
-            add("result_cache", b"\x01" + text.encode() + b"\0" + json.dumps(entry).encode())
-        add("result_cache", b"\x00" + text.encode() + b"\0" + b"torchmigrate-cache 3 0000\n{}")
+            add("result_cache", b"\x01" + text.encode() + b"\0" + entry)
+        add("result_cache", b"\x00" + text.encode() + b"\0" + b"torchmigrate-cache 4 0000\n")
 
     for target, files in sorted(seeds.items()):
         directory = out / target

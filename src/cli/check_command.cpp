@@ -353,6 +353,8 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
       engine::run_session(linter_for, discovery.files, mode, jobs, cache ? &*cache : nullptr, options.follow_links,
                           [&](const engine::FileOutcome& outcome) { progress_line.file_done(outcome.diagnostics.size()); });
   progress_line.finish();
+  // One write for the whole run, before any early return below.
+  if (cache) cache->save();
   phases.end("checking");
   if (fixed_text_to_stdout) {
     // An excluded or unreadable input comes back as it went in.

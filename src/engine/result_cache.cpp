@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/result_cache.hpp"
 
-#include <nlohmann/json.hpp>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
+#include <map>
 #include <mutex>
-#include <sstream>
-#include <thread>
+#include <set>
+#include <unordered_map>
 
 #include "embedded_rules.hpp"
 #include "torchmigrate/engine/content_hash.hpp"
@@ -23,9 +27,11 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// Bumped whenever the layout of an entry changes; older entries then simply miss.
-constexpr int kFormat = 3;
+// Bumped whenever the layout of the file changes; an older file then simply misses.
+constexpr int kFormat = 4;
 constexpr std::string_view kMagic = "torchmigrate-cache";
+// Entries unused for this many days are dropped when the file is next written.
+constexpr uint32_t kKeepDays = 30;
 
 // The rule catalog as built in, so a rule change invalidates entries.
 const std::string& catalog_hash() {
@@ -72,49 +78,106 @@ std::string settings_hash(const Settings& settings, std::string_view path) {
     const ProjectFacts& facts = settings.project_facts();
     out["dynamo_export"] = facts.calls_onnx_dynamo_export;
     out["find_torch"] = facts.cmake_finds_torch;
+    // TM151 reads these: a DLPack of the project's own changes its C/C++ findings.
+    out["dlpack"] = {facts.dlpack.ships_own, facts.dlpack.declares_old_names, facts.dlpack.evidence};
   }
   for (const auto& [code, policy] : settings.policies) out["policies"][code] = std::string(to_string(policy));
   for (const auto& [ending, kind] : settings.build_extensions) out["build"][ending] = static_cast<int>(kind);
   return content_hash(out.dump());
 }
 
-json to_json(const Diagnostic& diagnostic) {
-  json fixes = json::array();
-  for (const Fix& fix : diagnostic.fixes) {
-    json edits = json::array();
-    for (const Edit& edit : fix.edits) edits.push_back({edit.range.start, edit.range.end, edit.replacement});
-    fixes.push_back({{"title", fix.title},
-                     {"edits", edits},
-                     {"applicability", static_cast<int>(fix.applicability)},
-                     {"requires_torch", fix.compat.torch ? fix.compat.torch->str() : ""},
-                     {"imports", fix.imported_modules},
-                     {"policy", static_cast<int>(fix.policy)}});
-  }
-  return {{"code", diagnostic.code},       {"message", diagnostic.message}, {"start", diagnostic.range.start},
-          {"end", diagnostic.range.end}, {"severity", static_cast<int>(diagnostic.severity)}, {"fixes", fixes}};
-}
-
-// Thrown for any entry that does not verify; the caller treats it as a miss.
+// Thrown for anything that does not verify; the caller treats it as a miss.
 struct Rejected {};
 
 void require(bool condition) {
   if (!condition) throw Rejected{};
 }
 
-std::string string_at(const json& object, const char* name) {
-  const json& value = object.at(name);
-  require(value.is_string());
-  return value.get<std::string>();
-}
+// The cache file's encoding: little-endian integers, strings as a 32-bit length and the bytes.
+// Binary rather than JSON: a warm run decodes only the entries it serves, without a parser.
+class Writer {
+ public:
+  void u8(uint8_t value) { out_.push_back(static_cast<char>(value)); }
+  void u32(uint32_t value) {
+    for (int shift = 0; shift < 32; shift += 8) out_.push_back(static_cast<char>((value >> shift) & 0xFF));
+  }
+  void str(std::string_view value) {
+    u32(static_cast<uint32_t>(value.size()));
+    out_.append(value);
+  }
+  std::string& bytes() { return out_; }
 
-uint32_t number_at(const json& value) {
-  require(value.is_number_unsigned() && value.get<uint64_t>() <= UINT32_MAX);
-  return value.get<uint32_t>();
-}
+ private:
+  std::string out_;
+};
 
-int choice_at(const json& value, int last) {
-  require(value.is_number_unsigned() && value.get<uint64_t>() <= static_cast<uint64_t>(last));
-  return value.get<int>();
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+  uint8_t u8() {
+    require(!in_.empty());
+    auto value = static_cast<uint8_t>(in_[0]);
+    in_.remove_prefix(1);
+    return value;
+  }
+  uint32_t u32() {
+    require(in_.size() >= 4);
+    uint32_t value = 0;
+    for (int i = 3; i >= 0; --i) value = (value << 8) | static_cast<uint8_t>(in_[static_cast<size_t>(i)]);
+    in_.remove_prefix(4);
+    return value;
+  }
+  std::string_view str() {
+    uint32_t size = u32();
+    require(size <= in_.size());
+    std::string_view value = in_.substr(0, size);
+    in_.remove_prefix(size);
+    return value;
+  }
+  // A count of items of at least `least` bytes each: never more than the rest could hold, so a
+  // forged count cannot make a reader loop or allocate past the file.
+  uint32_t count(size_t least) {
+    uint32_t value = u32();
+    require(value <= in_.size() / least);
+    return value;
+  }
+  int choice(int last) {
+    uint8_t value = u8();
+    require(value <= last);
+    return value;
+  }
+  [[nodiscard]] bool done() const { return in_.empty(); }
+
+ private:
+  std::string_view in_;
+};
+
+std::string encode(const std::vector<Diagnostic>& diagnostics) {
+  Writer out;
+  out.u32(static_cast<uint32_t>(diagnostics.size()));
+  for (const Diagnostic& diagnostic : diagnostics) {
+    out.str(diagnostic.code);
+    out.str(diagnostic.message);
+    out.u32(diagnostic.range.start);
+    out.u32(diagnostic.range.end);
+    out.u8(static_cast<uint8_t>(diagnostic.severity));
+    out.u32(static_cast<uint32_t>(diagnostic.fixes.size()));
+    for (const Fix& fix : diagnostic.fixes) {
+      out.str(fix.title);
+      out.u32(static_cast<uint32_t>(fix.edits.size()));
+      for (const Edit& edit : fix.edits) {
+        out.u32(edit.range.start);
+        out.u32(edit.range.end);
+        out.str(edit.replacement);
+      }
+      out.u8(static_cast<uint8_t>(fix.applicability));
+      out.str(fix.compat.torch ? fix.compat.torch->str() : "");
+      out.u32(static_cast<uint32_t>(fix.imported_modules.size()));
+      for (const std::string& module : fix.imported_modules) out.str(module);
+      out.u8(static_cast<uint8_t>(fix.policy));
+    }
+  }
+  return std::move(out.bytes());
 }
 
 // A range must lie inside the text and start and end on character boundaries.
@@ -130,51 +193,140 @@ bool known_code(const std::string& code) {
          Catalog::builtin().find(code) != nullptr;
 }
 
-Diagnostic from_json(const json& entry, std::string_view text) {
-  require(entry.is_object() && entry.size() == 6);
-  Diagnostic diagnostic;
-  diagnostic.code = string_at(entry, "code");
-  require(known_code(diagnostic.code));
-  diagnostic.message = string_at(entry, "message");
-  diagnostic.range = range_in(text, number_at(entry.at("start")), number_at(entry.at("end")));
-  diagnostic.severity = static_cast<Severity>(choice_at(entry.at("severity"), static_cast<int>(Severity::Info)));
-  const json& fixes = entry.at("fixes");
-  require(fixes.is_array());
-  for (const json& fix_json : fixes) {
-    require(fix_json.is_object() && fix_json.size() == 6);
-    Fix fix;
-    fix.title = string_at(fix_json, "title");
-    const json& edits = fix_json.at("edits");
-    require(edits.is_array());
-    for (const json& edit : edits) {
-      require(edit.is_array() && edit.size() == 3 && edit.at(2).is_string());
-      fix.edits.push_back({range_in(text, number_at(edit.at(0)), number_at(edit.at(1))), edit.at(2).get<std::string>()});
-    }
-    fix.applicability =
-        static_cast<Applicability>(choice_at(fix_json.at("applicability"), static_cast<int>(Applicability::DisplayOnly)));
-    std::string torch = string_at(fix_json, "requires_torch");
-    if (!torch.empty()) {
-      try {
-        fix.compat.torch = TorchVersion::parse(torch);
-      } catch (const std::invalid_argument&) {
-        throw Rejected{};
+// Smallest encodings, for Reader::count: a diagnostic, a fix, an edit, a module name.
+constexpr size_t kLeastDiagnostic = 21, kLeastFix = 18, kLeastEdit = 12, kLeastString = 4;
+
+std::vector<Diagnostic> decode(std::string_view payload, std::string_view text) {
+  Reader in(payload);
+  std::vector<Diagnostic> diagnostics(in.count(kLeastDiagnostic));
+  for (Diagnostic& diagnostic : diagnostics) {
+    diagnostic.code = in.str();
+    require(known_code(diagnostic.code));
+    diagnostic.message = in.str();
+    uint32_t start = in.u32();
+    diagnostic.range = range_in(text, start, in.u32());
+    diagnostic.severity = static_cast<Severity>(in.choice(static_cast<int>(Severity::Info)));
+    diagnostic.fixes.resize(in.count(kLeastFix));
+    for (Fix& fix : diagnostic.fixes) {
+      fix.title = in.str();
+      fix.edits.resize(in.count(kLeastEdit));
+      for (Edit& edit : fix.edits) {
+        uint32_t edit_start = in.u32();
+        edit.range = range_in(text, edit_start, in.u32());
+        edit.replacement = in.str();
       }
+      fix.applicability = static_cast<Applicability>(in.choice(static_cast<int>(Applicability::DisplayOnly)));
+      std::string_view torch = in.str();
+      if (!torch.empty()) {
+        try {
+          fix.compat.torch = TorchVersion::parse(std::string(torch));
+        } catch (const std::invalid_argument&) {
+          throw Rejected{};
+        }
+      }
+      fix.imported_modules.resize(in.count(kLeastString));
+      for (std::string& module : fix.imported_modules) module = in.str();
+      fix.policy = static_cast<FixPolicy>(in.choice(static_cast<int>(FixPolicy::AdoptNew)));
     }
-    fix.policy = static_cast<FixPolicy>(choice_at(fix_json.at("policy"), static_cast<int>(FixPolicy::AdoptNew)));
-    const json& imports = fix_json.at("imports");
-    require(imports.is_array());
-    for (const json& module : imports) {
-      require(module.is_string());
-      fix.imported_modules.push_back(module.get<std::string>());
-    }
-    diagnostic.fixes.push_back(std::move(fix));
   }
-  return diagnostic;
+  require(in.done());
+  return diagnostics;
 }
 
-// The first line of an entry: magic, format and the checksum of everything after the line.
-std::string header(std::string_view payload) {
-  return std::string(kMagic) + ' ' + std::to_string(kFormat) + ' ' + content_hash(payload) + '\n';
+// The first line of the file: magic, format and the checksum of everything after the line.
+std::string header(std::string_view body) {
+  return std::string(kMagic) + ' ' + std::to_string(kFormat) + ' ' + content_hash(body) + '\n';
+}
+
+uint32_t today() {
+  return static_cast<uint32_t>(
+      std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now()).time_since_epoch().count());
+}
+
+// Identifies one version of the cache file: a run that replaced it made a new inode.
+struct Stamp {
+  dev_t device = 0;
+  ino_t inode = 0;
+  off_t size = 0;
+  int64_t mtime_ns = 0;
+  bool operator==(const Stamp&) const = default;
+};
+
+Stamp stamp_of(const struct stat& info) {
+  return {info.st_dev, info.st_ino, info.st_size,
+          static_cast<int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec};
+}
+
+std::optional<Stamp> stamp_of(const fs::path& file) {
+  struct stat info {};
+  if (::stat(file.c_str(), &info) != 0) return std::nullopt;
+  return stamp_of(info);
+}
+
+struct Stored {
+  std::string_view settings;
+  uint32_t day = 0;
+  std::string_view payload;
+};
+
+// The cache file as read: its entries point into `bytes`, which never changes after reading.
+struct Snapshot {
+  std::string bytes;
+  std::optional<Stamp> stamp;  // none: there was no file
+  std::unordered_map<std::string_view, Stored> entries;
+};
+
+// Smallest encoding of an entry (key, settings, day, payload), for Reader::count.
+constexpr size_t kLeastEntry = 16;
+// Hex digits of a content hash: a key is the slot's hash followed by the content's.
+constexpr size_t kSlotSize = 40;
+
+// A file that does not verify has no entries: it is replaced at the end of the run.
+std::unique_ptr<Snapshot> read_snapshot(const fs::path& file) {
+  auto snapshot = std::make_unique<Snapshot>();
+  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return snapshot;
+  struct stat info {};
+  bool ok = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
+  if (ok) {
+    snapshot->stamp = stamp_of(info);
+    snapshot->bytes.resize(static_cast<size_t>(info.st_size));
+    size_t done = 0;
+    while (ok && done < snapshot->bytes.size()) {
+      ssize_t got = ::read(fd, snapshot->bytes.data() + done, snapshot->bytes.size() - done);
+      if (got < 0 && errno == EINTR) continue;
+      ok = got > 0;
+      if (ok) done += static_cast<size_t>(got);
+    }
+  }
+  ::close(fd);
+  if (!ok) {
+    snapshot->bytes.clear();
+    return snapshot;
+  }
+  std::string_view bytes = snapshot->bytes;
+  size_t newline = bytes.find('\n');
+  if (newline == std::string_view::npos) return snapshot;
+  std::string_view body = bytes.substr(newline + 1);
+  if (bytes.substr(0, newline + 1) != header(body)) return snapshot;
+  try {
+    Reader in(body);
+    require(in.str() == kVersion && in.str() == catalog_hash());
+    uint32_t count = in.count(kLeastEntry);
+    for (uint32_t i = 0; i < count; ++i) {
+      std::string_view key = in.str();
+      require(key.size() == 2 * kSlotSize);
+      Stored entry;
+      entry.settings = in.str();
+      entry.day = in.u32();
+      entry.payload = in.str();
+      snapshot->entries.emplace(key, entry);
+    }
+    require(in.done());
+  } catch (const Rejected&) {
+    snapshot->entries.clear();
+  }
+  return snapshot;
 }
 
 // Is `path` (after resolving the links of its longest existing prefix) inside `root`?
@@ -208,8 +360,37 @@ std::string mark_as_cache(const fs::path& directory) {
 
 }  // namespace
 
-ResultCache::ResultCache(fs::path directory, std::ostream* warnings)
-    : directory_(std::move(directory)), warnings_(warnings), warned_(std::make_shared<std::atomic<bool>>(false)) {}
+struct ResultCache::State {
+  struct Fresh {
+    std::string settings;
+    std::string payload;
+  };
+
+  fs::path directory;
+  std::ostream* warnings = nullptr;
+  std::unique_ptr<Snapshot> disk;  // read once at open, never changed
+  uint32_t today = 0;
+
+  std::mutex mutex;                    // guards what follows
+  std::map<std::string, Fresh> fresh;  // stored this run
+  std::set<std::string> used;          // entries of `disk` served this run
+  bool dirty = false;                  // something to save
+  bool warned = false;
+  unsigned saves = 0;
+
+  [[nodiscard]] fs::path file() const { return directory / kCacheFileName; }
+
+  void warn_once(const std::string& problem) {
+    if (warnings == nullptr || warned) return;
+    warned = true;
+    *warnings << "torchmigrate: warning: cannot write the cache in " << directory.string() << ": " << problem
+              << "; findings are not cached\n";
+  }
+};
+
+ResultCache::ResultCache(std::shared_ptr<State> state) : state_(std::move(state)) {}
+
+const fs::path& ResultCache::directory() const { return state_->directory; }
 
 std::optional<ResultCache> ResultCache::open(const fs::path& directory, const std::optional<fs::path>& confine_to,
                                              std::string& problem, std::ostream* warnings) {
@@ -235,85 +416,132 @@ std::optional<ResultCache> ResultCache::open(const fs::path& directory, const st
     problem = "it is not writable";
     return std::nullopt;
   }
-  return ResultCache(directory, warnings);
+  auto state = std::make_shared<State>();
+  state->directory = directory;
+  state->warnings = warnings;
+  state->today = today();
+  state->disk = read_snapshot(state->file());
+  return ResultCache(std::move(state));
 }
 
 std::string ResultCache::key(std::string_view path, std::string_view text, const Settings& settings) {
-  std::string material = std::string(kVersion) + '\0' + catalog_hash();
-  material += '\0';
-  material += portable_path(path, settings);
-  material += '\0';
-  material += settings_hash(settings, path);
+  std::string slot_material = std::string(kVersion) + '\0' + catalog_hash();
+  slot_material += '\0';
+  slot_material += portable_path(path, settings);
+  slot_material += '\0';
+  slot_material += settings_hash(settings, path);
+  std::string slot = content_hash(slot_material);
+  std::string material = slot;
   material += '\0';
   material += text;
-  return content_hash(material);
-}
-
-fs::path ResultCache::entry(const std::string& key) const {
-  return directory_ / key.substr(0, 2) / (key.substr(2) + ".json");
+  return slot + content_hash(material);
 }
 
 std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key, std::string_view path,
                                                          const Settings& settings, std::string_view text) const {
-  std::ifstream in(entry(key), std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  size_t newline = bytes.find('\n');
-  if (newline == std::string::npos) return std::nullopt;
-  std::string_view payload = std::string_view(bytes).substr(newline + 1);
-  if (bytes.compare(0, newline + 1, header(payload)) != 0) return std::nullopt;
+  State& state = *state_;
+  std::string fresh_settings, fresh_payload;
+  std::string_view stored_settings, payload;
+  const Stored* stored = nullptr;
+  {
+    std::lock_guard lock(state.mutex);
+    if (auto it = state.fresh.find(key); it != state.fresh.end()) {
+      fresh_settings = it->second.settings;
+      fresh_payload = it->second.payload;
+      stored_settings = fresh_settings;
+      payload = fresh_payload;
+    } else if (auto found = state.disk->entries.find(key); found != state.disk->entries.end()) {
+      stored = &found->second;  // `disk` is immutable: safe to read without the lock
+      stored_settings = stored->settings;
+      payload = stored->payload;
+    } else {
+      return std::nullopt;
+    }
+  }
+  std::vector<Diagnostic> diagnostics;
   try {
-    json document = json::parse(payload);
-    require(document.is_object() && document.size() == 6);
-    require(document.at("format") == kFormat && string_at(document, "tool") == kVersion &&
-            string_at(document, "catalog") == catalog_hash() && string_at(document, "settings") == settings_hash(settings, path) &&
-            string_at(document, "key") == key);
-    const json& items = document.at("diagnostics");
-    require(items.is_array());
-    std::vector<Diagnostic> diagnostics;
-    for (const json& item : items) diagnostics.push_back(from_json(item, text));
-    return diagnostics;
-  } catch (const json::exception&) {
-    return std::nullopt;
+    require(stored_settings == settings_hash(settings, path));
+    diagnostics = decode(payload, text);
   } catch (const Rejected&) {
     return std::nullopt;
   }
-}
-
-void ResultCache::warn_once(const std::string& problem) const {
-  if (warnings_ == nullptr || warned_->exchange(true)) return;
-  static std::mutex mutex;
-  std::lock_guard lock(mutex);
-  *warnings_ << "torchmigrate: warning: cannot write the cache in " << directory_.string() << ": " << problem
-             << "; findings are not cached\n";
+  if (stored != nullptr) {
+    std::lock_guard lock(state.mutex);
+    state.used.insert(key);
+    // Its day is refreshed at most once a day: a warm run of an unchanged tree writes nothing.
+    if (stored->day < state.today) state.dirty = true;
+  }
+  return diagnostics;
 }
 
 void ResultCache::store(const std::string& key, std::string_view path, const Settings& settings,
                         const std::vector<Diagnostic>& diagnostics) const {
+  State::Fresh entry{settings_hash(settings, path), encode(diagnostics)};
+  std::lock_guard lock(state_->mutex);
+  state_->fresh.insert_or_assign(key, std::move(entry));
+  state_->dirty = true;
+}
+
+void ResultCache::save() const {
+  State& state = *state_;
+  std::lock_guard lock(state.mutex);
+  if (!state.dirty) return;
+  state.dirty = false;
+  // The file as it is now: another run may have replaced it since this one read it.
+  const Snapshot* base = state.disk.get();
+  std::unique_ptr<Snapshot> current;
+  if (stamp_of(state.file()) != state.disk->stamp) {
+    current = read_snapshot(state.file());
+    base = current.get();
+  }
+
+  // A slot this run served or stored keeps only that entry: the file's older texts go.
+  std::set<std::string_view> slots;
+  std::map<std::string_view, Stored> out;  // sorted: the same entries make the same file
+  for (const auto& [key, entry] : state.fresh) {
+    out[key] = {entry.settings, state.today, entry.payload};
+    slots.insert(std::string_view(key).substr(0, kSlotSize));
+  }
+  for (const std::string& key : state.used) {
+    Stored entry = state.disk->entries.at(key);
+    entry.day = state.today;
+    out.emplace(key, entry);
+    slots.insert(std::string_view(key).substr(0, kSlotSize));
+  }
+  for (const auto& [key, entry] : base->entries) {
+    // Entries of files this run did not see (other projects, files outside its paths) are kept
+    // until unused for kKeepDays: the file stays bounded by what was checked in that time.
+    if (slots.count(key.substr(0, kSlotSize)) != 0 || entry.day + kKeepDays < state.today) continue;
+    out.emplace(key, entry);
+  }
+
+  Writer body;
+  body.str(kVersion);
+  body.str(catalog_hash());
+  body.u32(static_cast<uint32_t>(out.size()));
+  for (const auto& [key, entry] : out) {
+    body.str(key);
+    body.str(entry.settings);
+    body.u32(entry.day);
+    body.str(entry.payload);
+  }
+  // Written beside the file and renamed, so a reader never sees half a file.
+  fs::path temporary = state.file();
+  temporary += ".tmp" + std::to_string(::getpid()) + "-" + std::to_string(state.saves++);
   std::error_code error;
-  fs::path target = entry(key);
-  fs::create_directories(target.parent_path(), error);
-  if (error) return warn_once(error.message());
-  json document{{"format", kFormat},  {"tool", kVersion}, {"catalog", catalog_hash()},
-                {"settings", settings_hash(settings, path)}, {"key", key},     {"diagnostics", json::array()}};
-  for (const Diagnostic& diagnostic : diagnostics) document["diagnostics"].push_back(to_json(diagnostic));
-  std::string payload = document.dump(-1, ' ', false, json::error_handler_t::replace);
-  // Written beside the entry and renamed, so a reader never sees half an entry.
-  fs::path temporary = target;
-  temporary += ".tmp" + std::to_string(::getpid()) + "-" +
-               std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
   {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << header(payload) << payload;
-    if (!out) {
+    std::ofstream stream(temporary, std::ios::binary | std::ios::trunc);
+    stream << header(body.bytes()) << body.bytes();
+    stream.close();
+    if (!stream) {
       fs::remove(temporary, error);
-      return warn_once("cannot write " + temporary.string());
+      return state.warn_once("cannot write " + temporary.string());
     }
   }
-  fs::rename(temporary, target, error);
+  fs::rename(temporary, state.file(), error);
   if (error) {
     fs::remove(temporary, error);
-    warn_once(error.message());
+    state.warn_once(error.message());
   }
 }
 

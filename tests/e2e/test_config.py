@@ -4,7 +4,7 @@ import json
 import subprocess
 import unittest
 
-from tm_e2e import TempTree, run
+from tm_e2e import TempTree, cache_keys, run
 
 CALL = "torch.export.export(m, (x,))"
 
@@ -76,20 +76,21 @@ class Cache(unittest.TestCase):
         self.tree.write("torchmigrate.toml", 'cache-dir = ".cache"\n')
         path = self.tree.write("a.py", f"import torch\n{CALL}\n")
         first = run("check", ".", "--output-format", "json", cwd=self.tree.root, check_exit=1).stdout
-        count = lambda: len(list((self.tree.root / ".cache").rglob("*.json")))  # noqa: E731
+        count = lambda: len(cache_keys(self.tree.root / ".cache"))  # noqa: E731
         checked = count()  # one entry per checked file (a.py, and torchmigrate.toml as a build file)
         self.assertEqual(checked, 2)
         self.assertTrue((self.tree.root / ".cache" / "CACHEDIR.TAG").exists())
         self.assertEqual(run("check", ".", "--output-format", "json", cwd=self.tree.root).stdout, first)
         self.assertEqual(count(), checked)
-        # Changed content or settings are new keys, never a stale answer.
+        # Changed content or settings are new keys, never a stale answer; new content replaces
+        # the file's old entry, other settings add entries beside it.
         path.write_text("import torch\ntorch.export.export(m, (x,), strict=True)\n")
         run("check", ".", cwd=self.tree.root, check_exit=0)
+        self.assertEqual(count(), checked)
         run("check", ".", "--select", "TM1", cwd=self.tree.root, check_exit=0)
-        self.assertEqual(count(), checked + 1 + 2)
-        # A damaged entry is ignored, not trusted.
-        for entry in (self.tree.root / ".cache").rglob("*.json"):
-            entry.write_text("{broken")
+        self.assertEqual(count(), checked + 2)
+        # A damaged cache is ignored, not trusted.
+        (self.tree.root / ".cache" / "results.bin").write_text("{broken")
         run("check", ".", cwd=self.tree.root, check_exit=0)
         run("check", ".", "--no-cache", cwd=self.tree.root, check_exit=0)
 

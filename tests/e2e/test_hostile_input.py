@@ -32,16 +32,16 @@ class PoisonedCache(unittest.TestCase):
         return run("check", ".", "--output-format", "json", *args, cwd=self.tree.root, check_exit=1).stdout
 
     def entries(self):
-        return sorted((self.tree.root / ".cache").rglob("*.json"))
+        return sorted((self.tree.root / ".cache").glob("results.bin"))
 
     def test_flipped_bytes_give_exactly_the_uncached_report(self):
         uncached = self.report("--no-cache")
         self.assertEqual(self.report(), uncached)
         originals = {entry: entry.read_bytes() for entry in self.entries()}
         self.assertTrue(originals)
-        # The attacks of the issue: a message, a line, a code, a severity changed in place.
-        for old, new in ((b"defaults", b"dEfaults"), (b'"start":', b'"start":1'), (b"TM201", b"TM999"),
-                         (b'"severity":1', b'"severity":0')):
+        # The attacks of the issue: a message, a code, a fix changed in place, a byte flipped.
+        for old, new in ((b"defaults", b"dEfaults"), (b"TM201", b"TM999"), (b"strict=True", b"strict=Fals"),
+                         (b"\x01\x00\x00\x00", b"\x02\x00\x00\x00")):
             self.assertTrue(any(old in data for data in originals.values()), old)
             for entry, data in originals.items():
                 entry.write_bytes(data.replace(old, new))
@@ -125,13 +125,13 @@ class HostileCacheDir(ProjectInTemp):
         env = dict(os.environ, TORCHMIGRATE_CACHE_DIR=str(from_env))
         subprocess.run([os.environ.get("TORCHMIGRATE_BIN", "torchmigrate"), "check", "."], cwd=self.project, env=env,
                        capture_output=True, check=False, timeout=120)
-        self.assertTrue(list(from_env.rglob("*.json")))
+        self.assertTrue((from_env / "results.bin").is_file())
         # An existing directory is used as it is: never tagged.
         existing = self.tree.root / "existing"
         existing.mkdir()
         run("check", ".", "--cache-dir", str(existing), cwd=self.project, check_exit=1)
         self.assertFalse((existing / "CACHEDIR.TAG").exists())
-        self.assertTrue(list(existing.rglob("*.json")))
+        self.assertTrue((existing / "results.bin").is_file())
 
 
 class CarriageReturnLines(unittest.TestCase):

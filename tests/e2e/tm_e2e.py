@@ -21,6 +21,35 @@ def run(*args, cwd=None, check_exit=None, input=None, env=None):
     return result
 
 
+def cache_keys(directory):
+    """The keys of the entries in a cache directory's file, sorted (src/engine/result_cache.cpp:
+    a header line, then the tool version, the catalog hash and the entries, each a key, a settings
+    hash, a day and the findings; integers little-endian, strings prefixed by their length)."""
+    path = Path(directory) / "results.bin"
+    if not path.exists():
+        return []
+    body = path.read_bytes().split(b"\n", 1)[1]
+    at = 0
+
+    def u32():
+        nonlocal at
+        at += 4
+        return int.from_bytes(body[at - 4:at], "little")
+
+    def string():
+        nonlocal at
+        size = u32()
+        at += size
+        return body[at - size:at]
+
+    string(), string()
+    keys = []
+    for _ in range(u32()):
+        keys.append(string().decode())
+        string(), u32(), string()
+    return sorted(keys)
+
+
 class TempTree:
     """A temporary directory, optionally holding a copy of a source tree."""
 

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
-// Per-file result cache: findings keyed by the file's content, its path inside its project, the
-// settings and the tool build (version and rule catalog), so an unchanged file costs a hash and
-// a read, in any checkout of the project.
+// Result cache: findings keyed by the file's content, its path inside its project, the settings
+// and the tool build (version and rule catalog), so an unchanged file costs a hash and a lookup,
+// in any checkout of the project.
 //
-// An entry is never trusted as stored: it carries its format version, the tool version, the
-// catalog hash, the settings hash, its own key and a checksum of all of it, and every finding
-// is checked against the file (known code and severity, ranges inside the text). An entry that
-// does not verify is a miss, and the fresh findings replace it.
+// One file per cache directory (`results.bin`), read once when the cache opens and written once
+// by save() at the end of the run: a run costs two file operations, not one per checked file.
+// The file is never trusted as stored: its header carries the format version and a checksum of
+// everything after it, and its body the tool version and catalog hash; a file that does not
+// verify is ignored as a whole. Each entry also carries its settings hash, and every finding is
+// checked against the file (known code and severity, ranges inside the text). An entry that does
+// not verify is a miss, and the fresh findings replace it.
 #pragma once
 
-#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -27,33 +29,44 @@ namespace torchmigrate::engine {
 // The environment variable naming a cache directory, like --cache-dir.
 inline constexpr const char* kCacheDirEnvironment = "TORCHMIGRATE_CACHE_DIR";
 
+// The file in the cache directory that holds every entry.
+inline constexpr const char* kCacheFileName = "results.bin";
+
 class ResultCache {
  public:
   // Opens the cache in `directory`, creating it when missing; a directory created here gets a
   // `.gitignore` (`*`) and a `CACHEDIR.TAG`, an existing one is used as it is. With `confine_to`
   // (a cache-dir from a configuration file) the directory, after resolving symbolic links, must
-  // lie inside that directory. Returns nullopt with `problem` set when the cache cannot be used.
+  // lie inside that directory. Reads the cache file (a missing or unverifiable one is empty).
+  // Returns nullopt with `problem` set when the cache cannot be used.
   static std::optional<ResultCache> open(const std::filesystem::path& directory,
                                          const std::optional<std::filesystem::path>& confine_to, std::string& problem,
                                          std::ostream* warnings = nullptr);
 
+  // The file's slot (tool build, path in its project, settings) followed by a hash of the slot
+  // and the text: a new text of the same file replaces the entry of its slot.
   [[nodiscard]] static std::string key(std::string_view path, std::string_view text, const Settings& settings);
-  // nullopt on a miss or an entry that does not verify against the build, the settings and `text`.
+  // nullopt on a miss or an entry that does not verify against the settings and `text`.
+  // Thread-safe, like store().
   [[nodiscard]] std::optional<std::vector<Diagnostic>> load(const std::string& key, std::string_view path,
                                                             const Settings& settings, std::string_view text) const;
-  // Best effort: a cache that cannot be written only costs speed (said once on `warnings`).
+  // Kept in memory until save().
   void store(const std::string& key, std::string_view path, const Settings& settings,
              const std::vector<Diagnostic>& diagnostics) const;
-  [[nodiscard]] const std::filesystem::path& directory() const { return directory_; }
+  // Writes the cache file once, when this run stored or used entries: this run's entries, and
+  // those of the file as it is now (re-read if another run replaced it since open) that are
+  // neither replaced by this run nor unused for 30 days. Temporary file and rename: a reader
+  // never sees half a file; of two runs saving at once the last wins and the other's new entries
+  // are lost (they are recomputed next time). Best effort: a failure only costs speed (said once
+  // on `warnings`).
+  void save() const;
+  [[nodiscard]] const std::filesystem::path& directory() const;
 
  private:
-  ResultCache(std::filesystem::path directory, std::ostream* warnings);
-  [[nodiscard]] std::filesystem::path entry(const std::string& key) const;
-  void warn_once(const std::string& problem) const;
+  struct State;
+  explicit ResultCache(std::shared_ptr<State> state);
 
-  std::filesystem::path directory_;
-  std::ostream* warnings_ = nullptr;
-  std::shared_ptr<std::atomic<bool>> warned_;
+  std::shared_ptr<State> state_;
 };
 
 // The cache a run uses: --cache-dir (`cli_directory`), else $TORCHMIGRATE_CACHE_DIR, else the
