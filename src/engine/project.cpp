@@ -70,10 +70,46 @@ ProjectIndex::ProjectIndex(ListerFactory lister, buildfiles::ExtraExtensions ext
     : lister_(std::move(lister)), extensions_(std::move(extensions)) {}
 
 fs::path ProjectIndex::root_of(const fs::path& path) {
-  fs::path start = start_directory(path);
+  std::error_code error;
+  return root_of(path, fs::symlink_status(path, error));
+}
+
+fs::path ProjectIndex::root_of(const fs::path& path, const fs::file_status& link) {
   std::lock_guard lock(mutex_);
+  fs::path start = start_of(path, link);
   std::optional<fs::path> edge = nearest_edge(start);
   return edge ? *edge : start;
+}
+
+// As start_directory, but each directory is resolved once: canonicalising every file's whole path
+// costs a readlink per component. An entry that is no link is its real directory plus its name.
+fs::path ProjectIndex::start_of(const fs::path& path, const fs::file_status& link) {
+  std::error_code error;
+  fs::path absolute = fs::absolute(path, error);
+  fs::path name = absolute.filename();
+  bool plain = fs::is_regular_file(link) || fs::is_directory(link);
+  if (error || !plain || name.empty() || name == "." || name == "..") return start_directory(path);
+  std::optional<fs::path> parent = real_directory(absolute.parent_path());
+  if (!parent) return start_directory(path);
+  return fs::is_directory(link) ? *parent / name : *parent;
+}
+
+std::optional<fs::path> ProjectIndex::real_directory(const fs::path& directory) {
+  if (auto it = real_directories_.find(directory); it != real_directories_.end()) return it->second;
+  std::optional<fs::path> real;
+  std::error_code error;
+  fs::path name = directory.filename();
+  if (directory.has_relative_path() && !name.empty() && name != "." && name != ".." &&
+      fs::is_directory(fs::symlink_status(directory, error))) {
+    // No link: the parent's real path plus the name, so ancestors are resolved once too.
+    if (std::optional<fs::path> parent = real_directory(directory.parent_path())) real = *parent / name;
+  }
+  if (!real) {
+    fs::path resolved = fs::canonical(directory, error);
+    if (!error) real = std::move(resolved);
+  }
+  real_directories_.emplace(directory, real);
+  return real;
 }
 
 // Memoised per directory, so a walk over many files lists each ancestor once.
@@ -90,7 +126,12 @@ std::optional<fs::path> ProjectIndex::nearest_edge(const fs::path& directory) {
 }
 
 std::shared_ptr<const Project> ProjectIndex::project_of(const fs::path& path) {
-  fs::path root = root_of(path);
+  std::error_code error;
+  return project_of(path, fs::symlink_status(path, error));
+}
+
+std::shared_ptr<const Project> ProjectIndex::project_of(const fs::path& path, const fs::file_status& link) {
+  fs::path root = root_of(path, link);
   std::lock_guard lock(mutex_);
   auto it = projects_.find(root);
   if (it == projects_.end()) {

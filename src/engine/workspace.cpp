@@ -24,11 +24,23 @@ const ResolvedConfig& Workspace::config_for(const fs::path& path) {
   return resolver_.for_path(path);
 }
 
+// A file's configuration is its directory's: asked once per directory, not once per file.
+const ResolvedConfig& Workspace::config_of_existing(const fs::path& path, bool directory) {
+  std::lock_guard lock(mutex_);
+  fs::path key = directory ? path : path.parent_path();
+  auto it = directory_configs_.find(key);
+  if (it == directory_configs_.end()) it = directory_configs_.emplace(key, &resolver_.for_path(key)).first;
+  return *it->second;
+}
+
 FileContext Workspace::context_for(const fs::path& path) {
   std::lock_guard lock(mutex_);
   FileContext context;
-  context.config = &resolver_.for_path(path);
-  context.project = projects_.project_of(path);
+  // One lstat serves both look-ups; only a plain file may take its directory's configuration.
+  std::error_code error;
+  fs::file_status link = fs::symlink_status(path, error);
+  context.config = fs::is_regular_file(link) ? &config_of_existing(path, false) : &resolver_.for_path(path);
+  context.project = projects_.project_of(path, link);
   std::vector<std::string> ignored = context.config->ignored_for(path);
   std::string key = (context.config->source ? context.config->source->string() : std::string()) + '\n' +
                     context.project->root().string() + '\n';
@@ -54,13 +66,16 @@ const Linter& Workspace::linter_for(const fs::path& path) { return *context_for(
 DiscoveryFilter Workspace::filter(bool force_exclude) {
   DiscoveryFilter filter;
   filter.force_exclude = force_exclude;
-  filter.excluded = [this](const fs::path& path, bool /*directory*/) {
-    const ResolvedConfig& config = config_for(path);
-    if (config.excluded(path)) return true;
+  filter.excluded = [this](const fs::path& path, bool directory) {
     std::lock_guard lock(mutex_);
+    // A file named by a caller (standard input) need not exist: it takes the short cut only once
+    // the walk has shown its directory to be one.
+    bool known = directory || directory_configs_.contains(path.parent_path());
+    const ResolvedConfig& config = known ? config_of_existing(path, directory) : resolver_.for_path(path);
+    if (config.excluded(path)) return true;
     return config.respect_gitignore && gitignore_.is_ignored(path);
   };
-  filter.language = [this](const fs::path& path) { return config_for(path).language_for(path); };
+  filter.language = [this](const fs::path& path) { return config_of_existing(path, false).language_for(path); };
   return filter;
 }
 

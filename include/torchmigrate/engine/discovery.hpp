@@ -41,9 +41,10 @@ bool is_default_excluded(const std::string& directory_name);
 // checked even when it is a link (fixes are then written to the file it points at).
 // What configuration adds to a walk: excludes (globs, .gitignore) and extra file endings.
 struct DiscoveryFilter {
-  // True for a file or directory the walk must skip.
+  // True for a file or directory the walk must skip; `directory` says which the path is.
   std::function<bool(const std::filesystem::path& path, bool directory)> excluded;
-  // The front for a file; Language::Unknown skips it.
+  // The front for a file; Language::Unknown skips it. The walk asks only about paths that exist
+  // and are no directory, so an implementation may go by the file's directory alone.
   std::function<Language(const std::filesystem::path& path)> language;
   // Apply `excluded` to paths named on the command line too (pre-commit passes every file).
   bool force_exclude = false;

@@ -59,19 +59,29 @@ class ProjectIndex {
   explicit ProjectIndex(ListerFactory lister, buildfiles::ExtraExtensions extensions = {});
 
   std::shared_ptr<const Project> project_of(const std::filesystem::path& path);
+  // The same for a caller that has `path`'s symlink_status already.
+  std::shared_ptr<const Project> project_of(const std::filesystem::path& path,
+                                            const std::filesystem::file_status& link);
   // The project root for `path`, cached per directory.
   std::filesystem::path root_of(const std::filesystem::path& path);
+  std::filesystem::path root_of(const std::filesystem::path& path, const std::filesystem::file_status& link);
   // Every project met so far, by root.
   [[nodiscard]] std::vector<std::shared_ptr<const Project>> projects() const;
 
  private:
   // The nearest directory at or above `directory` that is a project root or the repository top.
   std::optional<std::filesystem::path> nearest_edge(const std::filesystem::path& directory);
+  // Where the search for `path`'s project starts: its real directory (itself if a directory).
+  std::filesystem::path start_of(const std::filesystem::path& path, const std::filesystem::file_status& link);
+  // The canonical path of an absolute directory name; none when it cannot be resolved.
+  std::optional<std::filesystem::path> real_directory(const std::filesystem::path& directory);
 
   ListerFactory lister_;
   buildfiles::ExtraExtensions extensions_;
   mutable std::recursive_mutex mutex_;
   std::map<std::filesystem::path, std::optional<std::filesystem::path>> edges_;
+  // By absolute directory name, as given.
+  std::map<std::filesystem::path, std::optional<std::filesystem::path>> real_directories_;
   std::map<std::filesystem::path, std::shared_ptr<const Project>> projects_;
 };
 

@@ -49,6 +49,8 @@ class Workspace {
 
  private:
   std::vector<DiscoveredFile> project_files(const std::filesystem::path& root);
+  // config_for(path) for a path known to exist and to be a directory or not (no stat needed).
+  const ResolvedConfig& config_of_existing(const std::filesystem::path& path, bool directory);
 
   const Catalog& catalog_;
   const CheckRegistry& registry_;
@@ -58,6 +60,7 @@ class Workspace {
   std::recursive_mutex mutex_;
   GitIgnore gitignore_;
   std::map<std::string, std::unique_ptr<Linter>> linters_;  // by config path + project + ignored codes
+  std::map<std::filesystem::path, const ResolvedConfig*> directory_configs_;  // config_for of a directory
 };
 
 }  // namespace torchmigrate::engine

@@ -70,3 +70,29 @@ TEST_CASE("A file's settings do not depend on which files were asked about befor
   CHECK(forward["new/a.py"] == std::pair{TorchVersion{2, 8}, FixPolicy::KeepOld});
   CHECK(forward["old/b.py"] == std::pair{TorchVersion{2, 6}, FixPolicy::AdoptNew});
 }
+
+TEST_CASE("The per-directory project look-up resolves links like the uncached one") {
+  TempProject tree;
+  tree.write("real/requirements.txt", "torch>=2.6\n");
+  tree.write("real/pkg/m.py", "");
+  tree.write("other/requirements.txt", "torch>=2.8\n");
+  tree.write("other/o.py", "");
+  fs::path root = fs::canonical(tree.root());
+  fs::create_directory_symlink(root / "real", root / "alias");                         // a directory link
+  fs::create_symlink(root / "other" / "o.py", root / "real" / "pkg" / "to_other.py");  // a file link out
+  fs::create_symlink(root / "missing.py", root / "real" / "pkg" / "broken.py");
+  std::vector<fs::path> paths = {
+      root / "real/pkg/m.py",         root / "alias/pkg/m.py",        root / "alias/pkg",
+      root / "real/pkg/to_other.py",  root / "alias/pkg/to_other.py", root / "real/pkg/broken.py",
+      root / "alias/pkg/../pkg/m.py", root / "real/pkg/not_yet.py",   root / "alias/pkg/."};
+  ProjectIndex index(nullptr);
+  // Twice, so the second round is answered from the per-directory memo.
+  for (int round = 0; round < 2; ++round) {
+    for (const fs::path& path : paths) {
+      INFO(path.string());
+      CHECK(index.root_of(path) == project_root_of(path));
+    }
+  }
+  CHECK(index.root_of(root / "alias/pkg/m.py") == root / "real");
+  CHECK(index.root_of(root / "real/pkg/to_other.py") == root / "other");
+}
