@@ -307,6 +307,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   } else {
     engine::DiscoveryFilter filter = workspace.filter(options.force_exclude);
     discovery = engine::discover(paths, first_config.build_extensions, &filter);
+    workspace.adopt_walk(paths, discovery.files);
   }
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
   for (const std::string& note : discovery.notes) std::cerr << "torchmigrate: note: " << note << '\n';

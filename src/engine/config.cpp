@@ -357,22 +357,33 @@ std::optional<ConfigFile> read_config_file(const fs::path& path, const Catalog& 
   return parse_table(table, path, "", catalog);
 }
 
+namespace {
+
+// The configuration file of `directory` itself, if it has one. `last` is set when the search
+// must not go further up: a file above the repository belongs to someone else, so a stray
+// torchmigrate.toml in a parent directory must not configure (or silence) a checkout.
+std::optional<fs::path> config_file_in(const fs::path& directory, bool& last) {
+  std::error_code error;
+  // Within one directory: .torchmigrate.toml, then torchmigrate.toml, then pyproject.toml.
+  for (const char* name : {".torchmigrate.toml", "torchmigrate.toml"}) {
+    if (fs::is_regular_file(directory / name, error)) return directory / name;
+  }
+  if (fs::is_regular_file(directory / "pyproject.toml", error) &&
+      configures_torchmigrate(directory / "pyproject.toml")) {
+    return directory / "pyproject.toml";
+  }
+  last = is_repository_root(directory) || !directory.has_parent_path() || directory.parent_path() == directory;
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<fs::path> find_config_file(const fs::path& directory) {
   std::error_code error;
   fs::path current = fs::absolute(directory, error).lexically_normal();
-  while (true) {
-    // Within one directory: .torchmigrate.toml, then torchmigrate.toml, then pyproject.toml.
-    for (const char* name : {".torchmigrate.toml", "torchmigrate.toml"}) {
-      if (fs::is_regular_file(current / name, error)) return current / name;
-    }
-    if (fs::is_regular_file(current / "pyproject.toml", error) && configures_torchmigrate(current / "pyproject.toml")) {
-      return current / "pyproject.toml";
-    }
-    // A file above the repository belongs to someone else: a stray torchmigrate.toml in a
-    // parent directory must not configure (or silence) a checkout.
-    if (is_repository_root(current)) return std::nullopt;
-    if (!current.has_parent_path() || current.parent_path() == current) return std::nullopt;
-    current = current.parent_path();
+  for (;; current = current.parent_path()) {
+    bool last = false;
+    if (std::optional<fs::path> found = config_file_in(current, last); found || last) return found;
   }
 }
 
@@ -427,9 +438,26 @@ const ResolvedConfig& ConfigResolver::for_path(const fs::path& path) {
   fs::path directory = fs::is_directory(path, error) ? path : path.parent_path();
   if (directory.empty()) directory = ".";
   directory = fs::absolute(directory, error).lexically_normal();
-  auto it = directory_cache_.find(directory);
-  if (it == directory_cache_.end()) it = directory_cache_.emplace(directory, find_config_file(directory)).first;
-  return resolve(it->second);
+  return resolve(config_file_of(directory));
+}
+
+// find_config_file with every directory's answer remembered: a directory below one already
+// asked about costs its own look-ups only, not its ancestors' again.
+std::optional<fs::path> ConfigResolver::config_file_of(const fs::path& directory) {
+  std::vector<fs::path> asked;
+  std::optional<fs::path> found;
+  for (fs::path current = directory;; current = current.parent_path()) {
+    if (auto it = directory_cache_.find(current); it != directory_cache_.end()) {
+      found = it->second;
+      break;
+    }
+    asked.push_back(current);
+    bool last = false;
+    found = config_file_in(current, last);
+    if (found || last) break;
+  }
+  for (const fs::path& below : asked) directory_cache_.emplace(below, found);
+  return found;
 }
 
 std::vector<const ResolvedConfig*> ConfigResolver::resolved() const {

@@ -22,6 +22,17 @@ git_repository* GitIgnore::repository_for(const fs::path& directory, fs::path& w
     workdir = cached->second.second;
     return cached->second.first;
   }
+  // A directory without a `.git` of its own lies in its parent's repository (or, like it, in
+  // none), which is what libgit2's discovery walk would find again: one lstat instead of that
+  // walk per directory. (A bare repository found by that walk counts as none here as well.)
+  std::error_code error;
+  if (auto parent = by_directory_.find(directory.parent_path());
+      parent != by_directory_.end() &&
+      fs::symlink_status(directory / ".git", error).type() == fs::file_type::not_found) {
+    workdir = parent->second.second;
+    by_directory_.emplace(directory, parent->second);
+    return parent->second.first;
+  }
   git_repository* found = nullptr;
   git_repository* opened = nullptr;
   if (git.git_repository_open_ext(&opened, directory.c_str(), 0, nullptr) == 0 && !git.git_repository_is_bare(opened)) {

@@ -424,12 +424,21 @@ std::optional<ResultCache> ResultCache::open(const fs::path& directory, const st
   return ResultCache(std::move(state));
 }
 
+std::string ResultCache::settings_fingerprint(const Settings& settings, std::string_view path) {
+  return settings_hash(settings, path);
+}
+
 std::string ResultCache::key(std::string_view path, std::string_view text, const Settings& settings) {
+  return key(path, text, settings, settings_hash(settings, path));
+}
+
+std::string ResultCache::key(std::string_view path, std::string_view text, const Settings& settings,
+                             std::string_view fingerprint) {
   std::string slot_material = std::string(kVersion) + '\0' + catalog_hash();
   slot_material += '\0';
   slot_material += portable_path(path, settings);
   slot_material += '\0';
-  slot_material += settings_hash(settings, path);
+  slot_material += fingerprint;
   std::string slot = content_hash(slot_material);
   std::string material = slot;
   material += '\0';
@@ -439,6 +448,11 @@ std::string ResultCache::key(std::string_view path, std::string_view text, const
 
 std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key, std::string_view path,
                                                          const Settings& settings, std::string_view text) const {
+  return load(key, settings_hash(settings, path), text);
+}
+
+std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key, std::string_view fingerprint,
+                                                         std::string_view text) const {
   State& state = *state_;
   std::string fresh_settings, fresh_payload;
   std::string_view stored_settings, payload;
@@ -460,7 +474,7 @@ std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key,
   }
   std::vector<Diagnostic> diagnostics;
   try {
-    require(stored_settings == settings_hash(settings, path));
+    require(stored_settings == fingerprint);
     diagnostics = decode(payload, text);
   } catch (const Rejected&) {
     return std::nullopt;
@@ -476,7 +490,12 @@ std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key,
 
 void ResultCache::store(const std::string& key, std::string_view path, const Settings& settings,
                         const std::vector<Diagnostic>& diagnostics) const {
-  State::Fresh entry{settings_hash(settings, path), encode(diagnostics)};
+  store(key, settings_hash(settings, path), diagnostics);
+}
+
+void ResultCache::store(const std::string& key, std::string_view fingerprint,
+                        const std::vector<Diagnostic>& diagnostics) const {
+  State::Fresh entry{std::string(fingerprint), encode(diagnostics)};
   std::lock_guard lock(state_->mutex);
   state_->fresh.insert_or_assign(key, std::move(entry));
   state_->dirty = true;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/workspace.hpp"
 
+#include <algorithm>
+
 namespace torchmigrate::engine {
 
 namespace fs = std::filesystem;
@@ -79,7 +81,33 @@ DiscoveryFilter Workspace::filter(bool force_exclude) {
   return filter;
 }
 
+void Workspace::adopt_walk(const std::vector<std::string>& paths, const std::vector<DiscoveredFile>& files) {
+  std::vector<fs::path> directories;
+  std::error_code error;
+  for (const std::string& path : paths) {
+    if (!fs::is_directory(path, error)) return;
+    directories.push_back(fs::weakly_canonical(fs::absolute(path, error), error));
+  }
+  std::lock_guard lock(mutex_);
+  walked_directories_ = std::move(directories);
+  walked_files_ = files;
+}
+
 std::vector<DiscoveredFile> Workspace::project_files(const fs::path& root) {
+  {
+    std::lock_guard lock(mutex_);
+    auto inside = [&](const fs::path& directory) {
+      fs::path relative = root.lexically_relative(directory);
+      return !relative.empty() && *relative.begin() != "..";
+    };
+    if (std::any_of(walked_directories_.begin(), walked_directories_.end(), inside)) {
+      std::vector<DiscoveredFile> files;
+      for (const DiscoveredFile& file : walked_files_) {
+        if (projects_.root_of(file.path) == root) files.push_back(file);
+      }
+      return files;
+    }
+  }
   DiscoveryFilter walk_filter = filter(false);
   Discovery discovery = discover({root.string()}, config_for(root).build_extensions, &walk_filter);
   // Files of nested projects belong to those projects.

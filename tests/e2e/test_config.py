@@ -66,6 +66,19 @@ class Configuration(unittest.TestCase):
         self.assertEqual(self.codes("."), [("kept.py", "TM201")])
         self.assertEqual(len(self.codes(".", "--no-respect-gitignore")), 3)
 
+    def test_each_directory_takes_the_ignores_of_its_own_repository(self):
+        # Directories are asked about parent first; a nested repository (its own `.git`) must
+        # still get its own .gitignore, and a directory beside the repositories none at all.
+        subprocess.run(["git", "init", "-q", str(self.tree.root / "outer")], check=True)
+        subprocess.run(["git", "init", "-q", str(self.tree.root / "outer" / "deep" / "inner")], check=True)
+        self.tree.write("outer/.gitignore", "outer_only.py\n")
+        self.tree.write("outer/deep/inner/.gitignore", "inner_only.py\n")
+        for path in ("outer/outer_only.py", "outer/inner_only.py", "outer/deep/inner/outer_only.py",
+                     "outer/deep/inner/inner_only.py", "plain/sub/outer_only.py"):
+            self.tree.write(path, f"import torch\n{CALL}\n")
+        self.assertEqual(sorted(path for path, _ in self.codes(".")),
+                         ["outer/deep/inner/outer_only.py", "outer/inner_only.py", "plain/sub/outer_only.py"])
+
 
 class Cache(unittest.TestCase):
     def setUp(self):

@@ -124,6 +124,8 @@ class ConfigResolver {
   [[nodiscard]] std::vector<const ResolvedConfig*> resolved() const;
 
  private:
+  // Absolute, normalised directory; mutex_ held.
+  std::optional<std::filesystem::path> config_file_of(const std::filesystem::path& directory);
   const ResolvedConfig& resolve(const std::optional<std::filesystem::path>& config_path);
 
   const Catalog& catalog_;

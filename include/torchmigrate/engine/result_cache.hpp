@@ -43,14 +43,23 @@ class ResultCache {
                                          const std::optional<std::filesystem::path>& confine_to, std::string& problem,
                                          std::ostream* warnings = nullptr);
 
+  // What of `settings` the findings of the file at `path` depend on, as a hash. The same for
+  // every file of one language under one Settings (setup.py apart, which the build rules read
+  // too), so a run computes it once per linter and language, not once per file.
+  [[nodiscard]] static std::string settings_fingerprint(const Settings& settings, std::string_view path);
   // The file's slot (tool build, path in its project, settings) followed by a hash of the slot
   // and the text: a new text of the same file replaces the entry of its slot.
+  [[nodiscard]] static std::string key(std::string_view path, std::string_view text, const Settings& settings,
+                                       std::string_view fingerprint);
   [[nodiscard]] static std::string key(std::string_view path, std::string_view text, const Settings& settings);
-  // nullopt on a miss or an entry that does not verify against the settings and `text`.
-  // Thread-safe, like store().
+  // nullopt on a miss or an entry that does not verify against the settings' fingerprint and
+  // `text`. Thread-safe, like store().
+  [[nodiscard]] std::optional<std::vector<Diagnostic>> load(const std::string& key, std::string_view fingerprint,
+                                                            std::string_view text) const;
   [[nodiscard]] std::optional<std::vector<Diagnostic>> load(const std::string& key, std::string_view path,
                                                             const Settings& settings, std::string_view text) const;
   // Kept in memory until save().
+  void store(const std::string& key, std::string_view fingerprint, const std::vector<Diagnostic>& diagnostics) const;
   void store(const std::string& key, std::string_view path, const Settings& settings,
              const std::vector<Diagnostic>& diagnostics) const;
   // Writes the cache file once, when this run stored or used entries: this run's entries, and

@@ -45,6 +45,11 @@ class Workspace {
   std::shared_ptr<const Project> project_of(const std::filesystem::path& path) { return projects_.project_of(path); }
   // The walk's filter: configured excludes, .gitignore (unless disabled), configured extensions.
   DiscoveryFilter filter(bool force_exclude);
+  // The run's own walk of `paths` (with filter()): a project whose root lies in one of the
+  // walked directories takes its file list, which its facts are gathered from, from this walk
+  // instead of walking its tree a second time. Kept only when every path is a directory: a
+  // file named on the command line is listed even when excluded, which a project's walk skips.
+  void adopt_walk(const std::vector<std::string>& paths, const std::vector<DiscoveredFile>& files);
   [[nodiscard]] const Catalog& catalog() const { return catalog_; }
 
  private:
@@ -61,6 +66,8 @@ class Workspace {
   GitIgnore gitignore_;
   std::map<std::string, std::unique_ptr<Linter>> linters_;  // by config path + project + ignored codes
   std::map<std::filesystem::path, const ResolvedConfig*> directory_configs_;  // config_for of a directory
+  std::vector<std::filesystem::path> walked_directories_;  // canonical, as project roots are; see adopt_walk
+  std::vector<DiscoveredFile> walked_files_;
 };
 
 }  // namespace torchmigrate::engine

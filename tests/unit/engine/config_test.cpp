@@ -3,6 +3,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <vector>
 
 #include "../temp_dir.hpp"
 #include "torchmigrate/engine/config.hpp"
@@ -202,6 +204,30 @@ TEST_CASE("a broken pyproject.toml is an error when it mentions torchmigrate, el
   CHECK_THAT(error_of(dir.path / "ours" / "pyproject.toml"), Catch::Contains("pyproject.toml:1:"));
   CHECK_THAT(error_of(dir.path / "ours" / "pyproject.toml"), Catch::Contains("invalid TOML"));
   CHECK(find_config_file(dir.path / "theirs") == dir.path / "pyproject.toml");
+}
+
+TEST_CASE("the resolver remembers each directory's answer: the order of questions never matters") {
+  TempDir dir;
+  dir.write("torchmigrate.toml", "select = [\"TM1\"]\n");
+  dir.write("service/torchmigrate.toml", "select = [\"TM2\"]\n");
+  fs::create_directories(dir.path / "checkout" / ".git");
+  std::vector<std::string> files = {"service/a/b/m.py", "service/a/n.py", "service/o.py",
+                                    "other/a/p.py",     "q.py",           "checkout/src/r.py"};
+  for (const std::string& file : files) dir.write(file, "");
+  auto selections = [&](std::vector<std::string> order) {
+    ConfigResolver resolver(Catalog::builtin(), {}, std::nullopt, false);
+    std::map<std::string, std::vector<std::string>> seen;
+    for (const std::string& file : order) seen[file] = resolver.for_path(dir.path / file).settings.selection.select;
+    return seen;
+  };
+  auto deepest_first = selections(files);
+  CHECK(deepest_first == selections({files.rbegin(), files.rend()}));
+  CHECK(deepest_first["service/a/b/m.py"] == std::vector<std::string>{"TM2"});
+  CHECK(deepest_first["service/a/n.py"] == std::vector<std::string>{"TM2"});
+  CHECK(deepest_first["other/a/p.py"] == std::vector<std::string>{"TM1"});
+  CHECK(deepest_first["q.py"] == std::vector<std::string>{"TM1"});
+  // Inside a repository below the configuration: none applies, however the question came.
+  CHECK(deepest_first["checkout/src/r.py"] != std::vector<std::string>{"TM1"});
 }
 
 TEST_CASE("the search for a configuration stops at the repository root") {

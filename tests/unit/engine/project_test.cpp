@@ -4,6 +4,8 @@
 // settings whatever else is asked first.
 #include <catch2/catch.hpp>
 
+#include <tuple>
+
 #include "temp_project.hpp"
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/engine/project.hpp"
@@ -28,13 +30,24 @@ TEST_CASE("A project starts at the nearest directory with pins or a configuratio
   CHECK(project_root_of(root / "c" / "z.py") == root);
 }
 
-TEST_CASE("Each project has its own torch range and facts from its own files only") {
-  TempProject tree;
+namespace {
+
+constexpr const char* kDynamoExport = "import torch\ntorch.onnx.export(m, (x,), \"m.onnx\", dynamo=True)\n";
+
+// Project `a` (torch >= 2.8, CMake finding torch) with project `a/nested` (torch >= 2.5, a
+// dynamo export) inside it.
+void write_nested_projects(const TempProject& tree) {
   tree.write("a/requirements.txt", "torch>=2.8\n");
   tree.write("a/CMakeLists.txt", "find_package(Torch REQUIRED)\n");
   tree.write("a/nested/pyproject.toml", "[project]\nname = \"n\"\ndependencies = [\"torch>=2.5\"]\n");
-  tree.write("a/nested/export.py",
-             "import torch\ntorch.onnx.export(m, (x,), \"m.onnx\", dynamo=True)\n");
+  tree.write("a/nested/export.py", kDynamoExport);
+}
+
+}  // namespace
+
+TEST_CASE("Each project has its own torch range and facts from its own files only") {
+  TempProject tree;
+  write_nested_projects(tree);
   Workspace workspace(Catalog::builtin(), torchmigrate::checks::builtin_registry(), {}, std::nullopt, false);
   fs::path root = fs::canonical(tree.root());
 
@@ -46,6 +59,28 @@ TEST_CASE("Each project has its own torch range and facts from its own files onl
   CHECK_FALSE(outer->facts().calls_onnx_dynamo_export);  // that call belongs to the nested project
   CHECK(nested->facts().calls_onnx_dynamo_export);
   CHECK_FALSE(nested->facts().cmake_finds_torch);
+}
+
+TEST_CASE("A project takes its files from the run's walk, with the same facts as its own walk") {
+  TempProject tree;
+  write_nested_projects(tree);
+  tree.write("a/ignored/export.py", kDynamoExport);
+  tree.write("a/torchmigrate.toml", "extend-exclude = [\"ignored\"]\n");
+  fs::path root = fs::canonical(tree.root());
+  auto facts_of = [&](bool adopt) {
+    Workspace workspace(Catalog::builtin(), torchmigrate::checks::builtin_registry(), {}, std::nullopt, false);
+    if (adopt) {
+      DiscoveryFilter filter = workspace.filter(false);
+      std::vector<std::string> paths = {root.string()};
+      workspace.adopt_walk(paths, discover(paths, {}, &filter).files);
+    }
+    std::shared_ptr<const Project> outer = workspace.project_of(root / "a" / "CMakeLists.txt");
+    std::shared_ptr<const Project> nested = workspace.project_of(root / "a" / "nested" / "export.py");
+    return std::tuple{outer->facts().cmake_finds_torch, outer->facts().calls_onnx_dynamo_export,
+                      nested->facts().cmake_finds_torch, nested->facts().calls_onnx_dynamo_export};
+  };
+  CHECK(facts_of(true) == facts_of(false));
+  CHECK(facts_of(true) == std::tuple{true, false, false, true});
 }
 
 TEST_CASE("A file's settings do not depend on which files were asked about before") {
