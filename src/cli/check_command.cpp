@@ -300,6 +300,13 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   };
 
   engine::Discovery discovery;
+  // Projects list their files from this run's walk while it lasts (declared after `discovery`,
+  // so forgotten before that is gone); a sharded run keeps only its share, so it walks anew.
+  struct WalkAdoption {
+    engine::Workspace& workspace;
+    ~WalkAdoption() { workspace.forget_walk(); }
+  };
+  std::optional<WalkAdoption> adoption;
   std::string stdin_bytes;
   if (from_stdin) {
     stdin_bytes.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
@@ -307,7 +314,10 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   } else {
     engine::DiscoveryFilter filter = workspace.filter(options.force_exclude);
     discovery = engine::discover(paths, first_config.build_extensions, &filter);
-    workspace.adopt_walk(paths, discovery.files);
+    if (options.shard.empty()) {
+      workspace.adopt_walk(paths, discovery.files);
+      adoption.emplace(WalkAdoption{workspace});
+    }
   }
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
   for (const std::string& note : discovery.notes) std::cerr << "torchmigrate: note: " << note << '\n';

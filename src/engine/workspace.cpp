@@ -90,7 +90,13 @@ void Workspace::adopt_walk(const std::vector<std::string>& paths, const std::vec
   }
   std::lock_guard lock(mutex_);
   walked_directories_ = std::move(directories);
-  walked_files_ = files;
+  walked_files_ = &files;
+}
+
+void Workspace::forget_walk() {
+  std::lock_guard lock(mutex_);
+  walked_directories_.clear();
+  walked_files_ = nullptr;
 }
 
 std::vector<DiscoveredFile> Workspace::project_files(const fs::path& root) {
@@ -100,9 +106,9 @@ std::vector<DiscoveredFile> Workspace::project_files(const fs::path& root) {
       fs::path relative = root.lexically_relative(directory);
       return !relative.empty() && *relative.begin() != "..";
     };
-    if (std::any_of(walked_directories_.begin(), walked_directories_.end(), inside)) {
+    if (walked_files_ != nullptr && std::any_of(walked_directories_.begin(), walked_directories_.end(), inside)) {
       std::vector<DiscoveredFile> files;
-      for (const DiscoveredFile& file : walked_files_) {
+      for (const DiscoveredFile& file : *walked_files_) {
         if (projects_.root_of(file.path) == root) files.push_back(file);
       }
       return files;

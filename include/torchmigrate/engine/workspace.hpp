@@ -47,9 +47,12 @@ class Workspace {
   DiscoveryFilter filter(bool force_exclude);
   // The run's own walk of `paths` (with filter()): a project whose root lies in one of the
   // walked directories takes its file list, which its facts are gathered from, from this walk
-  // instead of walking its tree a second time. Kept only when every path is a directory: a
+  // instead of walking its tree a second time. Used only when every path is a directory: a
   // file named on the command line is listed even when excluded, which a project's walk skips.
+  // Not copied (a copy of a large tree's paths costs more memory than the rest of the run's
+  // bookkeeping): `files` must stay unchanged until forget_walk().
   void adopt_walk(const std::vector<std::string>& paths, const std::vector<DiscoveredFile>& files);
+  void forget_walk();
   [[nodiscard]] const Catalog& catalog() const { return catalog_; }
 
  private:
@@ -67,7 +70,7 @@ class Workspace {
   std::map<std::string, std::unique_ptr<Linter>> linters_;  // by config path + project + ignored codes
   std::map<std::filesystem::path, const ResolvedConfig*> directory_configs_;  // config_for of a directory
   std::vector<std::filesystem::path> walked_directories_;  // canonical, as project roots are; see adopt_walk
-  std::vector<DiscoveredFile> walked_files_;
+  const std::vector<DiscoveredFile>* walked_files_ = nullptr;
 };
 
 }  // namespace torchmigrate::engine

@@ -69,11 +69,10 @@ TEST_CASE("A project takes its files from the run's walk, with the same facts as
   fs::path root = fs::canonical(tree.root());
   auto facts_of = [&](bool adopt) {
     Workspace workspace(Catalog::builtin(), torchmigrate::checks::builtin_registry(), {}, std::nullopt, false);
-    if (adopt) {
-      DiscoveryFilter filter = workspace.filter(false);
-      std::vector<std::string> paths = {root.string()};
-      workspace.adopt_walk(paths, discover(paths, {}, &filter).files);
-    }
+    std::vector<std::string> paths = {root.string()};
+    DiscoveryFilter filter = workspace.filter(false);
+    Discovery walk = discover(paths, {}, &filter);  // outlives its adoption
+    if (adopt) workspace.adopt_walk(paths, walk.files);
     std::shared_ptr<const Project> outer = workspace.project_of(root / "a" / "CMakeLists.txt");
     std::shared_ptr<const Project> nested = workspace.project_of(root / "a" / "nested" / "export.py");
     return std::tuple{outer->facts().cmake_finds_torch, outer->facts().calls_onnx_dynamo_export,
