@@ -73,9 +73,10 @@ std::vector<Diagnostic> Linter::lint(const SourceFile& file, const LintInput& in
 
 std::vector<Diagnostic> Linter::lint(const SourceFile& file) const { return lint(file, LintInput{}); }
 
-std::vector<Diagnostic> Linter::lint(const SourceFile& file, const python::SyntaxTree& tree,
-                                     const StopRequested& stop) const {
-  return lint(file, LintInput{file.language() == Language::Python ? &tree : nullptr, stop});
+std::vector<Diagnostic> Linter::lint(const SourceFile& file, const python::SyntaxTree& tree, const StopRequested& stop,
+                                     LintMemo* memo) const {
+  bool python = file.language() == Language::Python;
+  return lint(file, LintInput{python ? &tree : nullptr, stop, python ? memo : nullptr});
 }
 
 size_t Linter::syntax_errors(const SourceFile& file) const {

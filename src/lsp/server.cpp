@@ -333,8 +333,9 @@ const Document::Analysis& Server::analyze(Document& document) {
     const engine::Linter& linter = *analysis.settings->linter;
     engine::StopRequested stop;
     if (stale_) stop = [this, &document] { return stale_(document.uri()); };
-    analysis.diagnostics = document.tree() != nullptr ? linter.lint(document.file(), *document.tree(), stop)
-                                                      : linter.lint(document.file());
+    analysis.diagnostics = document.tree() != nullptr
+                               ? linter.lint(document.file(), *document.tree(), stop, &document.lint_memo())
+                               : linter.lint(document.file());
     engine::withhold_self_imports(analysis.diagnostics, document.file());
   }
   document.set_analysis(std::move(analysis));

@@ -453,7 +453,8 @@ namespace {
 // The nodes RegionCollector::visit acts on, with their parents, in pre-order: one walk with its
 // own ancestor stack (ts_node_parent starts from the root on every call), no recursion, linear
 // however deep the nesting. `work` counts the nodes visited.
-std::vector<std::pair<Node, Node>> collect_guard_nodes(Node root, uint64_t& work) {
+std::vector<std::pair<Node, Node>> collect_guard_nodes(Node root, const std::optional<TextRange>& focus,
+                                                       uint64_t& work) {
   static const KindId kGuardKinds[] = {python_kind_id("if_statement"), python_kind_id("while_statement"),
                                        python_kind_id("conditional_expression"), python_kind_id("boolean_operator"),
                                        python_kind_id("try_statement")};
@@ -467,6 +468,8 @@ std::vector<std::pair<Node, Node>> collect_guard_nodes(Node root, uint64_t& work
       found.emplace_back(node, ancestors.empty() ? Node() : ancestors.back());
     }
     ancestors.push_back(node);
+    bool outside = focus && depth == 1 && (node.end() <= focus->start || focus->end <= node.start());
+    return outside ? WalkStep::Skip : WalkStep::Enter;
   });
   return found;
 }
@@ -476,7 +479,7 @@ std::vector<std::pair<Node, Node>> collect_guard_nodes(Node root, uint64_t& work
 GuardVerdict CompatGuards::verdict(uint32_t offset, const std::string& rule_key, const GuardRule& rule) {
   auto found = tables_.find(rule_key);
   if (found == tables_.end()) {
-    if (!guard_nodes_) guard_nodes_ = collect_guard_nodes(root_, work_);
+    if (!guard_nodes_) guard_nodes_ = collect_guard_nodes(root_, focus_, work_);
     Evaluator evaluator(model_, rule);
     std::vector<Region> regions;
     RegionCollector collector(evaluator, rule, regions);

@@ -81,6 +81,11 @@ SemanticModel::SemanticModel(Node root) {
   collect(root, module);
 }
 
+SemanticModel::SemanticModel(Node root, TextRange focus) : focus_(focus) {
+  int module = new_scope(ScopeKind::Module, root.range(), -1);
+  collect(root, module);
+}
+
 int SemanticModel::new_scope(ScopeKind kind, TextRange range, int parent) {
   Scope scope;
   scope.kind = kind;
@@ -112,7 +117,9 @@ void SemanticModel::collect(Node node, int scope) {
   if (kind == "class_definition") {
     bind(scope, node.field("name").text(), {BindingKind::Local, {}, node.start(), node});
     if (Node bases = node.field("superclasses")) collect(bases, scope);
-    if (Node body = node.field("body")) collect(body, new_scope(ScopeKind::Class, body.range(), scope));
+    if (Node body = node.field("body"); body && read_body(body)) {
+      collect(body, new_scope(ScopeKind::Class, body.range(), scope));
+    }
     return;
   }
   if (is_comprehension(kind)) {
@@ -170,7 +177,7 @@ void SemanticModel::collect_function(Node node, int scope, ScopeKind kind) {
   Node body = node.field("body");
   int inner = new_scope(kind, body ? body.range() : node.range(), scope);
   if (parameters) bind_parameters(parameters, inner);
-  if (body) collect(body, inner);
+  if (body && read_body(body)) collect(body, inner);
 }
 
 void SemanticModel::bind_parameters(Node parameters, int scope) {

@@ -14,6 +14,7 @@
 #include "torchmigrate/core/source_file.hpp"
 #include "torchmigrate/engine/cancellation.hpp"
 #include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/lint_memo.hpp"
 #include "torchmigrate/engine/prefilter.hpp"
 #include "torchmigrate/engine/python_check.hpp"
 #include "torchmigrate/engine/settings.hpp"
@@ -51,11 +52,13 @@ class LintEnvironment {
   const RuleSpec* unused_suppression_rule_ = nullptr;
 };
 
-// What a lint may bring besides the file: an editor's already parsed tree (Python only) and a
-// way to stop a lint that is no longer wanted.
+// What a lint may bring besides the file: an editor's already parsed tree (Python only), a
+// way to stop a lint that is no longer wanted, and what the document's previous lint left
+// (read and replaced by the Python front; see lint_memo.hpp).
 struct LintInput {
   const python::SyntaxTree* tree = nullptr;
   StopRequested stop;
+  LintMemo* memo = nullptr;
 };
 
 class Front {

@@ -37,9 +37,10 @@ class Linter {
   [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file) const;
   // The same for a Python file whose tree is already parsed from exactly `file.text()` (an
   // editor keeps the tree and re-parses incrementally); other languages ignore `tree`. When
-  // `stop` says yes during the work, throws LintCancelled.
+  // `stop` says yes during the work, throws LintCancelled. With `memo` (one per document, kept
+  // between lints), an edit inside one statement re-checks that statement only.
   [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file, const python::SyntaxTree& tree,
-                                             const StopRequested& stop = {}) const;
+                                             const StopRequested& stop = {}, LintMemo* memo = nullptr) const;
   // Syntax errors of `file` as the fronts that read it count them; the fixer refuses a fix
   // that raises the count.
   [[nodiscard]] size_t syntax_errors(const SourceFile& file) const;

@@ -12,6 +12,7 @@
 
 #include "torchmigrate/core/diagnostic.hpp"
 #include "torchmigrate/core/source_file.hpp"
+#include "torchmigrate/engine/lint_memo.hpp"
 #include "torchmigrate/lsp/protocol.hpp"
 #include "torchmigrate/lsp/settings.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
@@ -50,6 +51,8 @@ class Document {
   [[nodiscard]] const std::optional<Analysis>& analysis() const { return analysis_; }
   void set_analysis(Analysis analysis) { analysis_ = std::move(analysis); }
   void drop_analysis() { analysis_.reset(); }
+  // What the last lint left for the next one: an edit inside one statement re-checks only it.
+  [[nodiscard]] engine::LintMemo& lint_memo() { return lint_memo_; }
 
  private:
   void parse_from_scratch() const;
@@ -65,6 +68,7 @@ class Document {
   mutable TreeState tree_state_ = TreeState::Discarded;
   [[nodiscard]] bool worth_a_tree() const;
   std::optional<Analysis> analysis_;
+  engine::LintMemo lint_memo_;
 };
 
 class DocumentStore {

@@ -2,6 +2,8 @@
 // The Python front: parse once (tree-sitter), build the semantic model, walk the tree once
 // dispatching each node to the checks that asked for its kind, drop findings in compatibility
 // code, apply suppressions.
+#include <algorithm>
+#include <atomic>
 #include <map>
 #include <optional>
 #include <string>
@@ -46,6 +48,76 @@ Diagnostic parse_error(std::string message, uint32_t at) {
   return diagnostic;
 }
 
+// The module's top-level statements (comments included), in order.
+std::vector<python::Node> top_level_statements(const python::SyntaxTree& tree) {
+  std::vector<python::Node> statements;
+  python::for_each_node(tree.root(), [&](python::Node node, uint32_t depth) {
+    if (depth == 1 && node.is_named()) statements.push_back(node);
+    return depth == 0 ? python::WalkStep::Enter : python::WalkStep::Skip;
+  });
+  return statements;
+}
+
+size_t statement_index(const std::vector<TextRange>& statements, uint32_t offset) {
+  auto after = std::upper_bound(statements.begin(), statements.end(), offset,
+                                [](uint32_t value, const TextRange& range) { return value < range.start; });
+  return after == statements.begin() ? statements.size() : static_cast<size_t>(after - statements.begin() - 1);
+}
+
+// What every module-level name means, as text: its kind, qualified names and the statement that
+// binds it, by index and by text, except that a def or class is known by its name alone (its
+// body does not change what the name refers to). Equal texts before and after an edit: every
+// name a statement outside the edit uses resolves as before.
+std::string module_names(const python::SemanticModel& model, const std::vector<python::Node>& statements,
+                         const std::vector<TextRange>& ranges) {
+  const auto& bindings = model.scopes().front().bindings;
+  std::vector<std::string_view> names;
+  for (const auto& entry : bindings) names.push_back(entry.first);
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (std::string_view name : names) {
+    for (const python::Binding& binding : bindings.find(std::string(name))->second) {
+      size_t index = statement_index(ranges, binding.node.start());
+      out.append(name).append(1, '\0').append(std::to_string(static_cast<int>(binding.kind)));
+      out.append(1, '\0').append(binding.qualified_name).append(1, '\0').append(std::to_string(index));
+      for (const auto& alternative : binding.alternatives) out.append(1, '\0').append(alternative.value_or("-"));
+      python::Node statement = index < statements.size() ? statements[index] : python::Node();
+      std::string_view kind = binding.node.kind();
+      bool definition = (kind == "function_definition" || kind == "class_definition") && statement &&
+                        (binding.node == statement || statement.field("definition") == binding.node);
+      if (!definition && statement) out.append(1, '\0').append(statement.text());
+      out.append(1, '\n');
+    }
+  }
+  return out;
+}
+
+TextRange shifted(TextRange range, int64_t delta) {
+  return {static_cast<uint32_t>(range.start + delta), static_cast<uint32_t>(range.end + delta)};
+}
+
+// Shifts a finding made for a statement that moved by `delta` bytes; false when the finding
+// or one of its fixes reaches outside `statement`.
+bool move_into(Diagnostic& diagnostic, TextRange statement, int64_t delta) {
+  auto inside = [&](TextRange range) { return statement.start <= range.start && range.end <= statement.end; };
+  if (!inside(diagnostic.range)) return false;
+  for (const Fix& fix : diagnostic.fixes) {
+    for (const Edit& edit : fix.edits) {
+      if (!inside(edit.range)) return false;
+    }
+  }
+  diagnostic.range = shifted(diagnostic.range, delta);
+  for (Fix& fix : diagnostic.fixes) {
+    for (Edit& edit : fix.edits) edit.range = shifted(edit.range, delta);
+  }
+  return true;
+}
+
+bool is_guard_statement(python::Node statement) {
+  std::string_view kind = statement.kind();
+  return kind == "if_statement" || kind == "try_statement" || kind == "while_statement";
+}
+
 class PythonFront final : public Front {
  public:
   explicit PythonFront(const LintEnvironment& environment) : environment_(environment) {}
@@ -69,10 +141,60 @@ class PythonFront final : public Front {
   }
 
  private:
+  // An edit's one changed statement, when the memo's findings elsewhere still hold.
+  struct Reuse {
+    size_t changed = 0;                // index of the statement to check again; statements.size(): none
+    std::vector<Diagnostic> findings;  // of the other statements, moved to the new text
+    std::vector<TextRange> comments;
+  };
+  [[nodiscard]] std::optional<Reuse> reusable(const LintMemo& memo, const std::vector<python::Node>& statements,
+                                              const std::vector<TextRange>& ranges) const;
+
   const LintEnvironment& environment_;
   std::vector<const RuleSpec*> rules_;
   std::optional<Prefilter> prefilter_;
+  // Which front made a memo: unique for the process, unlike an address.
+  const uint64_t id_ = next_id();
+  static uint64_t next_id() {
+    static std::atomic<uint64_t> last{0};
+    return ++last;
+  }
 };
+
+std::optional<PythonFront::Reuse> PythonFront::reusable(const LintMemo& memo,
+                                                        const std::vector<python::Node>& statements,
+                                                        const std::vector<TextRange>& ranges) const {
+  if (memo.front != id_ || memo.statements.size() != statements.size()) return std::nullopt;
+  auto old_text = [&](size_t i) {
+    return std::string_view(memo.text).substr(memo.statements[i].start,
+                                              memo.statements[i].end - memo.statements[i].start);
+  };
+  size_t first = 0;
+  while (first < statements.size() && old_text(first) == statements[first].text()) ++first;
+  size_t last = statements.size();
+  while (last > first && old_text(last - 1) == statements[last - 1].text()) --last;
+  if (last > first + 1) return std::nullopt;  // more than one statement changed
+  Reuse reuse;
+  reuse.changed = first < last ? first : statements.size();
+  // A guard's branches and early exits may guard the statements after it.
+  if (first < last && (memo.guard_statements[first] || is_guard_statement(statements[first]))) return std::nullopt;
+  // Findings and comments move with their statements; the changed one's are found again.
+  auto delta = [&](size_t index) { return static_cast<int64_t>(ranges[index].start) - memo.statements[index].start; };
+  for (const Diagnostic& diagnostic : memo.findings) {
+    size_t index = statement_index(memo.statements, diagnostic.range.start);
+    if (index >= memo.statements.size()) return std::nullopt;
+    if (index == reuse.changed) continue;
+    Diagnostic kept = diagnostic;
+    if (!move_into(kept, memo.statements[index], delta(index))) return std::nullopt;
+    reuse.findings.push_back(std::move(kept));
+  }
+  for (TextRange comment : memo.comments) {
+    size_t index = statement_index(memo.statements, comment.start);
+    if (index >= memo.statements.size()) return std::nullopt;
+    if (index != reuse.changed) reuse.comments.push_back(shifted(comment, delta(index)));
+  }
+  return reuse;
+}
 
 std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInput& input) const {
   const StopRequested& stop = input.stop;
@@ -85,6 +207,8 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   for (size_t i = 0; i < rules_.size(); ++i) {
     if (fires[i]) checks.push_back((*environment_.registry().python(rules_[i]->check_family))(*rules_[i]));
   }
+  // A memo records one text's findings, whichever text it was: reuse compares statements.
+  LintMemo* memo = input.memo;
   std::vector<Diagnostic> diagnostics;
   // Suppression comments are collected only where one may be.
   bool wants_comments = fires.back();
@@ -94,13 +218,28 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   std::optional<python::SyntaxTree> own_tree;
   if (input.tree == nullptr) own_tree.emplace(python::SyntaxTree::parse(file.text()));
   const python::SyntaxTree& tree = input.tree != nullptr ? *input.tree : *own_tree;
-  if (auto error = tree.first_error())
-    diagnostics.push_back(parse_error(describe_syntax_error(*error), error->start()));
+  std::optional<python::Node> error = tree.first_error();
+  if (error) diagnostics.push_back(parse_error(describe_syntax_error(*error), error->start()));
   if (tree.too_deep()) {
     return {parse_error("Skipped: the code nests more than " + std::to_string(python::SyntaxTree::kMaxDepth) +
                             " syntax levels deep (CPython refuses far less); not checked, split the expression",
                         0)};
   }
+
+  // An editor's edit inside one statement: check that statement only, keep the others' findings.
+  bool memorable = memo != nullptr && !error && std::all_of(checks.begin(), checks.end(), [](const auto& check) {
+                     return check->statement_local();
+                   });
+  std::vector<python::Node> statements;
+  std::vector<TextRange> ranges;
+  std::optional<Reuse> reuse;
+  if (memorable) {
+    statements = top_level_statements(tree);
+    for (python::Node statement : statements) ranges.push_back(statement.range());
+    if (memo->candidates == fires) reuse = reusable(*memo, statements, ranges);
+  }
+  std::optional<TextRange> focus;
+  if (reuse) focus = reuse->changed < statements.size() ? ranges[reuse->changed] : TextRange{0, 0};
 
   std::vector<std::vector<PythonCheck*>> dispatch(python::python_kind_count());
   const python::KindId comment_kind = python::python_kind_id("comment");
@@ -109,32 +248,69 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
     for (std::string_view kind : check->node_kinds()) dispatch[python::python_kind_id(kind)].push_back(check.get());
   }
   poll();
-  python::SemanticModel model(tree.root());
-  PythonCheckContext context(file, model, settings, diagnostics);
+  std::optional<python::SemanticModel> model;
+  std::string names;
+  if (focus) {
+    model.emplace(tree.root(), *focus);
+    names = module_names(*model, statements, ranges);
+    // A module-level name now means something else: every statement may resolve differently.
+    if (names != memo->module_names) focus.reset(), reuse.reset(), model.reset();
+  }
+  if (!model) model.emplace(tree.root());
+  PythonCheckContext context(file, *model, settings, diagnostics);
 
   // The hot loop: for_each_node inlines the visitor, no recursion, no allocation per node.
   uint32_t visited = 0;
-  python::for_each_node(tree.root(), [&](python::Node node) {
+  auto visit = [&](python::Node node) {
     // A stale editor lint stops within a few milliseconds of the next edit.
     if (++visited % 4096 == 0 && stop && stop()) throw LintCancelled();
     python::KindId kind = python::python_kind_id(node.symbol());
     for (PythonCheck* check : dispatch[kind]) check->visit(node, context);
     if (kind == comment_kind && wants_comments) comments.push_back(node.range());
-  });
+  };
+  if (!reuse) {
+    python::for_each_node(tree.root(), visit);
+  } else if (reuse->changed < statements.size()) {
+    python::for_each_node(statements[reuse->changed], visit);
+  }
   poll();
   for (const auto& check : checks) check->finish(context);
   poll();
   // Compatibility code already handles both versions, and code only older torch runs is dead
   // for this project: never flag either. Each rule's guards are computed once per file.
-  python::CompatGuards guards(tree.root(), model);
+  std::optional<python::CompatGuards> guards;
+  if (focus) {
+    guards.emplace(tree.root(), *model, *focus);
+  } else {
+    guards.emplace(tree.root(), *model);
+  }
   std::map<std::string, python::GuardRule> guard_rules;
   std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
     const RuleSpec* rule = environment_.catalog().find(diagnostic.code);
     if (rule == nullptr) return false;
     auto [it, inserted] = guard_rules.try_emplace(rule->code);
     if (inserted) it->second = guard_rule(*rule, settings);
-    return guards.verdict(diagnostic.range.start, rule->code, it->second) != python::GuardVerdict::Report;
+    return guards->verdict(diagnostic.range.start, rule->code, it->second) != python::GuardVerdict::Report;
   });
+  if (reuse) {
+    ++memo->reuses;
+    diagnostics.insert(diagnostics.end(), reuse->findings.begin(), reuse->findings.end());
+    comments.insert(comments.end(), reuse->comments.begin(), reuse->comments.end());
+    std::sort(comments.begin(), comments.end(),
+              [](const TextRange& a, const TextRange& b) { return a.start < b.start; });
+  }
+  if (memorable) {
+    memo->front = 0;  // until it is whole again
+    memo->text = std::string(file.text());
+    memo->candidates = fires;
+    memo->statements = ranges;
+    memo->guard_statements.clear();
+    for (python::Node statement : statements) memo->guard_statements.push_back(is_guard_statement(statement));
+    memo->module_names = !names.empty() || focus ? names : module_names(*model, statements, ranges);
+    memo->findings = diagnostics;
+    memo->comments = comments;
+    memo->front = id_;
+  }
   Suppressions suppressions = Suppressions::parse(file, &comments);
   environment_.finish(file, suppressions, diagnostics);
   return diagnostics;

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// What one lint of an editor's document leaves for the next: when an edit stays inside one
+// top-level statement and leaves every module-level name meaning what it did, the Python
+// front re-runs its checks on that statement only and keeps the other statements' findings.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "torchmigrate/core/diagnostic.hpp"
+#include "torchmigrate/core/text_range.hpp"
+
+namespace torchmigrate::engine {
+
+struct LintMemo {
+  uint64_t front = 0;                  // the front (and so the settings) that made it; 0: nothing kept
+  std::string text;                    // the text it was made from
+  std::vector<bool> candidates;        // the rules the prefilter let through
+  std::vector<TextRange> statements;   // the module's top-level statements, in order
+  std::vector<bool> guard_statements;  // which of them are if, try or while statements
+  std::string module_names;            // what every module-level name meant (see python_front.cpp)
+  std::vector<Diagnostic> findings;    // compatibility code removed, suppressions not yet applied
+  std::vector<TextRange> comments;     // where suppression comments may be (when a rule wants them)
+  uint64_t reuses = 0;                 // lints that checked one statement or none (tests, benchmarks)
+};
+
+}  // namespace torchmigrate::engine

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+// An editor's lint that re-checks only the edited statement must find exactly what a full lint
+// of the same text finds: random typing (and undoing) in the fixtures of the statement-local
+// rules, each state linted both ways.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "torchmigrate/checks/registry.hpp"
+#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/python/syntax_tree.hpp"
+
+using namespace torchmigrate;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string describe(const std::vector<Diagnostic>& diagnostics) {
+  std::ostringstream out;
+  for (const Diagnostic& diagnostic : diagnostics) {
+    out << diagnostic.code << ' ' << diagnostic.range.start << '-' << diagnostic.range.end << ' '
+        << to_string(diagnostic.severity) << ' ' << diagnostic.message << '\n';
+    for (const Fix& fix : diagnostic.fixes) {
+      out << "  fix " << fix.title << ' ' << to_string(fix.applicability) << ' ' << to_string(fix.policy) << '\n';
+      for (const Edit& edit : fix.edits) {
+        out << "    " << edit.range.start << '-' << edit.range.end << ' ' << edit.replacement << '\n';
+      }
+    }
+  }
+  return out.str();
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// What a user may type inside a line: characters that open or close constructs, keywords.
+const std::vector<std::string> kTyped = {"z", " ", "#", "(", ")", ":", "strict=True, ", "\n", "torch.", "None"};
+// Whole lines, written at another line's indentation: new statements, guards, suppressions and
+// names that shadow or re-import what the rules look for.
+const std::vector<std::string> kLines = {"x = 1",
+                                         "import torch",
+                                         "export = print",
+                                         "from torch.export import export",
+                                         "import torch.onnx as onnx",
+                                         "if torch.__version__ >= '2.8':\n{indent}    pass",
+                                         "# noqa: TM201",
+                                         "torch.export.export(m, (x,))  # noqa: TM201",
+                                         "def helper(): return torch.onnx.export(m, x, f)"};
+
+struct Typing {
+  std::string text;
+  python::SyntaxTree tree;
+  engine::LintMemo memo;
+  TextRange last_inserted;
+  std::string last_removed;
+};
+
+void replace(Typing& state, TextRange replaced, const std::string& replacement) {
+  state.tree.edit(state.text, replaced, replacement);
+  state.last_removed = state.text.substr(replaced.start, replaced.end - replaced.start);
+  state.text.replace(replaced.start, replaced.end - replaced.start, replacement);
+  state.last_inserted = {replaced.start, static_cast<uint32_t>(replaced.start + replacement.size())};
+  state.tree.reparse(state.text);
+}
+
+size_t char_boundary(const std::string& text, size_t at) {
+  while (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) ++at;
+  return at;
+}
+
+// One random edit: typing inside a line, deleting a few characters, or a new line of code at
+// the indentation of the line it goes before.
+void type_once(Typing& state, std::mt19937& random) {
+  const std::string& text = state.text;
+  size_t at = char_boundary(text, std::uniform_int_distribution<size_t>(0, text.size())(random));
+  switch (random() % 3) {
+    case 0:
+      replace(state, {static_cast<uint32_t>(at), static_cast<uint32_t>(at)}, kTyped[random() % kTyped.size()]);
+      return;
+    case 1: {
+      size_t end = char_boundary(text, std::min(text.size(), at + 1 + random() % 3));
+      replace(state, {static_cast<uint32_t>(at), static_cast<uint32_t>(end)}, "");
+      return;
+    }
+    default: {
+      size_t line = at == 0 ? 0 : text.rfind('\n', at - 1) + 1;
+      if (line > text.size()) line = 0;
+      std::string indent = text.substr(line, text.find_first_not_of(" \t", line) - line);
+      if (indent.find('\n') != std::string::npos) indent.clear();
+      std::string code = kLines[random() % kLines.size()];
+      for (size_t hole = code.find("{indent}"); hole != std::string::npos; hole = code.find("{indent}")) {
+        code.replace(hole, 8, indent);
+      }
+      replace(state, {static_cast<uint32_t>(line), static_cast<uint32_t>(line)}, indent + code + "\n");
+    }
+  }
+}
+
+// Takes the last edit back, as an editor's undo does.
+void undo(Typing& state) {
+  std::string removed = state.last_removed;
+  replace(state, state.last_inserted, removed);
+}
+
+}  // namespace
+
+TEST_CASE("Re-checking only the edited statement finds what a full lint finds") {
+  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  std::vector<fs::path> sources;
+  for (const char* rule : {"TM201", "TM202", "TM302"}) {
+    for (const auto& entry :
+         fs::directory_iterator(fs::path(TORCHMIGRATE_SOURCE_DIR) / "tests/fixtures/python" / rule)) {
+      if (entry.path().extension() == ".py") sources.push_back(entry.path());
+    }
+  }
+  std::sort(sources.begin(), sources.end());
+  REQUIRE(sources.size() >= 10);
+  uint64_t reuses = 0;
+  size_t lints = 0;
+  std::mt19937 random(20261201);
+  for (const fs::path& source : sources) {
+    std::string text = read(source);
+    Typing state{text, python::SyntaxTree::parse(text), {}, {}, {}};
+    for (int step = 0; step < 80; ++step) {
+      // Edits pile up; one that breaks the syntax, and one in four of the others, is taken back.
+      if (step > 0 && (state.tree.first_error() || random() % 4 == 0)) {
+        undo(state);
+      } else if (step > 0) {
+        type_once(state, random);
+      }
+      SourceFile file(source.filename().string(), state.text, Language::Python);
+      std::string remembered = describe(linter.lint(file, state.tree, {}, &state.memo));
+      // The same tree both ways: after a syntax error, tree-sitter's incremental re-parse may
+      // recover differently from a parse from scratch, which is not what is tested here.
+      std::string full = describe(linter.lint(file, state.tree));
+      INFO(source.filename().string() << " after " << step << " edits:\n" << state.text);
+      REQUIRE(remembered == full);
+      ++lints;
+    }
+    reuses += state.memo.reuses;
+  }
+  // The shortcut was taken often enough for the comparison to mean something.
+  CHECK(reuses * 4 >= lints);
+}
+
+TEST_CASE("An edit that changes what other statements mean re-checks them all") {
+  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  auto lint_both = [&](Typing& state) {
+    SourceFile file("m.py", state.text, Language::Python);
+    std::string remembered = describe(linter.lint(file, state.tree, {}, &state.memo));
+    CHECK(remembered == describe(linter.lint(file, state.tree)));
+    return remembered;
+  };
+  auto edit = [](Typing& state, const std::string& from, const std::string& to) {
+    size_t at = state.text.find(from);
+    REQUIRE(at != std::string::npos);
+    replace(state, {static_cast<uint32_t>(at), static_cast<uint32_t>(at + from.size())}, to);
+  };
+  const std::string text =
+      "import torch\n\nif torch.__version__ < \"2.8\":\n    raise ImportError(\"needs torch 2.8\")\n\n"
+      "export = torch.export.export\n\n\ndef run(m, x):\n    return export(m, (x,))\n";
+  Typing state{text, python::SyntaxTree::parse(text), {}, {}, {}};
+  // Code after the early exit runs on torch 2.8 only: nothing to report.
+  CHECK(lint_both(state).empty());
+  // The exit is gone: the call after it now runs on 2.7 as well.
+  edit(state, "raise ImportError", "print");
+  CHECK(lint_both(state).find("TM201") != std::string::npos);
+  // `export` no longer names torch's.
+  edit(state, "export = torch.export.export", "export = print");
+  CHECK(lint_both(state).empty());
+  // Inside the function only: the shortcut, with the same answer.
+  edit(state, "export = print", "export = torch.export.export");
+  CHECK(lint_both(state).find("TM201") != std::string::npos);
+  uint64_t before = state.memo.reuses;
+  edit(state, "return export(m, (x,))", "return export(m, (x, x))");
+  CHECK(lint_both(state).find("TM201") != std::string::npos);
+  CHECK(state.memo.reuses == before + 1);
+}
