@@ -10,6 +10,7 @@
 
 #include "torchmigrate/engine/front.hpp"
 #include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/statement_reuse.hpp"
 #include "torchmigrate/python/compat_guards.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
@@ -48,76 +49,6 @@ Diagnostic parse_error(std::string message, uint32_t at) {
   return diagnostic;
 }
 
-// The module's top-level statements (comments included), in order.
-std::vector<python::Node> top_level_statements(const python::SyntaxTree& tree) {
-  std::vector<python::Node> statements;
-  python::for_each_node(tree.root(), [&](python::Node node, uint32_t depth) {
-    if (depth == 1 && node.is_named()) statements.push_back(node);
-    return depth == 0 ? python::WalkStep::Enter : python::WalkStep::Skip;
-  });
-  return statements;
-}
-
-size_t statement_index(const std::vector<TextRange>& statements, uint32_t offset) {
-  auto after = std::upper_bound(statements.begin(), statements.end(), offset,
-                                [](uint32_t value, const TextRange& range) { return value < range.start; });
-  return after == statements.begin() ? statements.size() : static_cast<size_t>(after - statements.begin() - 1);
-}
-
-// What every module-level name means, as text: its kind, qualified names and the statement that
-// binds it, by index and by text, except that a def or class is known by its name alone (its
-// body does not change what the name refers to). Equal texts before and after an edit: every
-// name a statement outside the edit uses resolves as before.
-std::string module_names(const python::SemanticModel& model, const std::vector<python::Node>& statements,
-                         const std::vector<TextRange>& ranges) {
-  const auto& bindings = model.scopes().front().bindings;
-  std::vector<std::string_view> names;
-  for (const auto& entry : bindings) names.push_back(entry.first);
-  std::sort(names.begin(), names.end());
-  std::string out;
-  for (std::string_view name : names) {
-    for (const python::Binding& binding : bindings.find(std::string(name))->second) {
-      size_t index = statement_index(ranges, binding.node.start());
-      out.append(name).append(1, '\0').append(std::to_string(static_cast<int>(binding.kind)));
-      out.append(1, '\0').append(binding.qualified_name).append(1, '\0').append(std::to_string(index));
-      for (const auto& alternative : binding.alternatives) out.append(1, '\0').append(alternative.value_or("-"));
-      python::Node statement = index < statements.size() ? statements[index] : python::Node();
-      std::string_view kind = binding.node.kind();
-      bool definition = (kind == "function_definition" || kind == "class_definition") && statement &&
-                        (binding.node == statement || statement.field("definition") == binding.node);
-      if (!definition && statement) out.append(1, '\0').append(statement.text());
-      out.append(1, '\n');
-    }
-  }
-  return out;
-}
-
-TextRange shifted(TextRange range, int64_t delta) {
-  return {static_cast<uint32_t>(range.start + delta), static_cast<uint32_t>(range.end + delta)};
-}
-
-// Shifts a finding made for a statement that moved by `delta` bytes; false when the finding
-// or one of its fixes reaches outside `statement`.
-bool move_into(Diagnostic& diagnostic, TextRange statement, int64_t delta) {
-  auto inside = [&](TextRange range) { return statement.start <= range.start && range.end <= statement.end; };
-  if (!inside(diagnostic.range)) return false;
-  for (const Fix& fix : diagnostic.fixes) {
-    for (const Edit& edit : fix.edits) {
-      if (!inside(edit.range)) return false;
-    }
-  }
-  diagnostic.range = shifted(diagnostic.range, delta);
-  for (Fix& fix : diagnostic.fixes) {
-    for (Edit& edit : fix.edits) edit.range = shifted(edit.range, delta);
-  }
-  return true;
-}
-
-bool is_guard_statement(python::Node statement) {
-  std::string_view kind = statement.kind();
-  return kind == "if_statement" || kind == "try_statement" || kind == "while_statement";
-}
-
 class PythonFront final : public Front {
  public:
   explicit PythonFront(const LintEnvironment& environment) : environment_(environment) {}
@@ -141,15 +72,6 @@ class PythonFront final : public Front {
   }
 
  private:
-  // An edit's one changed statement, when the memo's findings elsewhere still hold.
-  struct Reuse {
-    size_t changed = 0;                // index of the statement to check again; statements.size(): none
-    std::vector<Diagnostic> findings;  // of the other statements, moved to the new text
-    std::vector<TextRange> comments;
-  };
-  [[nodiscard]] std::optional<Reuse> reusable(const LintMemo& memo, const std::vector<python::Node>& statements,
-                                              const std::vector<TextRange>& ranges) const;
-
   const LintEnvironment& environment_;
   std::vector<const RuleSpec*> rules_;
   std::optional<Prefilter> prefilter_;
@@ -160,41 +82,6 @@ class PythonFront final : public Front {
     return ++last;
   }
 };
-
-std::optional<PythonFront::Reuse> PythonFront::reusable(const LintMemo& memo,
-                                                        const std::vector<python::Node>& statements,
-                                                        const std::vector<TextRange>& ranges) const {
-  if (memo.front != id_ || memo.statements.size() != statements.size()) return std::nullopt;
-  auto old_text = [&](size_t i) {
-    return std::string_view(memo.text).substr(memo.statements[i].start,
-                                              memo.statements[i].end - memo.statements[i].start);
-  };
-  size_t first = 0;
-  while (first < statements.size() && old_text(first) == statements[first].text()) ++first;
-  size_t last = statements.size();
-  while (last > first && old_text(last - 1) == statements[last - 1].text()) --last;
-  if (last > first + 1) return std::nullopt;  // more than one statement changed
-  Reuse reuse;
-  reuse.changed = first < last ? first : statements.size();
-  // A guard's branches and early exits may guard the statements after it.
-  if (first < last && (memo.guard_statements[first] || is_guard_statement(statements[first]))) return std::nullopt;
-  // Findings and comments move with their statements; the changed one's are found again.
-  auto delta = [&](size_t index) { return static_cast<int64_t>(ranges[index].start) - memo.statements[index].start; };
-  for (const Diagnostic& diagnostic : memo.findings) {
-    size_t index = statement_index(memo.statements, diagnostic.range.start);
-    if (index >= memo.statements.size()) return std::nullopt;
-    if (index == reuse.changed) continue;
-    Diagnostic kept = diagnostic;
-    if (!move_into(kept, memo.statements[index], delta(index))) return std::nullopt;
-    reuse.findings.push_back(std::move(kept));
-  }
-  for (TextRange comment : memo.comments) {
-    size_t index = statement_index(memo.statements, comment.start);
-    if (index >= memo.statements.size()) return std::nullopt;
-    if (index != reuse.changed) reuse.comments.push_back(shifted(comment, delta(index)));
-  }
-  return reuse;
-}
 
 std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInput& input) const {
   const StopRequested& stop = input.stop;
@@ -232,11 +119,11 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
                    });
   std::vector<python::Node> statements;
   std::vector<TextRange> ranges;
-  std::optional<Reuse> reuse;
+  std::optional<StatementReuse> reuse;
   if (memorable) {
     statements = top_level_statements(tree);
     for (python::Node statement : statements) ranges.push_back(statement.range());
-    if (memo->candidates == fires) reuse = reusable(*memo, statements, ranges);
+    if (memo->candidates == fires) reuse = reusable(*memo, id_, statements, ranges);
   }
   std::optional<TextRange> focus;
   if (reuse) focus = reuse->changed < statements.size() ? ranges[reuse->changed] : TextRange{0, 0};
