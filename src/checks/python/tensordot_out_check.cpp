@@ -23,6 +23,8 @@ class TensordotOutCheck final : public engine::PythonCheck {
   }
 
   [[nodiscard]] std::vector<std::string_view> node_kinds() const override { return {"call"}; }
+  // A finding is one call: what its callee resolves to and its own arguments.
+  [[nodiscard]] bool statement_local() const override { return true; }
 
   void visit(Node call, engine::PythonCheckContext& context) override {
     std::optional<std::string> callee = context.model().resolve_call(call);

@@ -52,7 +52,12 @@ const std::vector<std::string> kLines = {"x = 1",
                                          "if torch.__version__ >= '2.8':\n{indent}    pass",
                                          "# noqa: TM201",
                                          "torch.export.export(m, (x,))  # noqa: TM201",
-                                         "def helper(): return torch.onnx.export(m, x, f)"};
+                                         "def helper(): return torch.onnx.export(m, x, f)",
+                                         "from torch import segment_reduce",
+                                         "segment_reduce = print",
+                                         "torch.tensordot(a, b, dims=1, out=c)",
+                                         "DLDeviceType = None",
+                                         "from torch.utils.dlpack import DLDeviceType"};
 
 struct Typing {
   std::string text;
@@ -114,7 +119,9 @@ void undo(Typing& state) {
 TEST_CASE("Re-checking only the edited statement finds what a full lint finds") {
   engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
   std::vector<fs::path> sources;
-  for (const char* rule : {"TM201", "TM202", "TM302"}) {
+  // The rules of the statement-local families: missing-keyword, segment-reduce,
+  // renamed-enum-member, tensordot-out.
+  for (const char* rule : {"TM201", "TM202", "TM302", "TM108", "TM109", "TM305"}) {
     for (const auto& entry :
          fs::directory_iterator(fs::path(TORCHMIGRATE_SOURCE_DIR) / "tests/fixtures/python" / rule)) {
       if (entry.path().extension() == ".py") sources.push_back(entry.path());
