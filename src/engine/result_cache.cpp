@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 // Bumped whenever the layout of the file changes; an older file then simply misses.
-constexpr int kFormat = 4;
+constexpr int kFormat = 5;
 constexpr std::string_view kMagic = "torchmigrate-cache";
 // Entries unused for this many days are dropped when the file is next written.
 constexpr uint32_t kKeepDays = 30;
@@ -101,6 +101,10 @@ class Writer {
   void u32(uint32_t value) {
     for (int shift = 0; shift < 32; shift += 8) out_.push_back(static_cast<char>((value >> shift) & 0xFF));
   }
+  void u64(uint64_t value) {
+    u32(static_cast<uint32_t>(value));
+    u32(static_cast<uint32_t>(value >> 32));
+  }
   void str(std::string_view value) {
     u32(static_cast<uint32_t>(value.size()));
     out_.append(value);
@@ -126,6 +130,10 @@ class Reader {
     for (int i = 3; i >= 0; --i) value = (value << 8) | static_cast<uint8_t>(in_[static_cast<size_t>(i)]);
     in_.remove_prefix(4);
     return value;
+  }
+  uint64_t u64() {
+    uint64_t low = u32();
+    return low | (static_cast<uint64_t>(u32()) << 32);
   }
   std::string_view str() {
     uint32_t size = u32();
@@ -243,18 +251,16 @@ uint32_t today() {
       std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now()).time_since_epoch().count());
 }
 
-// Identifies one version of the cache file: a run that replaced it made a new inode.
-struct Stamp {
-  dev_t device = 0;
-  ino_t inode = 0;
-  off_t size = 0;
-  int64_t mtime_ns = 0;
-  bool operator==(const Stamp&) const = default;
-};
+// Identifies one version of a file: a run that replaced the cache file made a new inode.
+using Stamp = ResultCache::FileStamp;
+
+int64_t nanoseconds(const struct timespec& time) {
+  return static_cast<int64_t>(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
+}
 
 Stamp stamp_of(const struct stat& info) {
-  return {info.st_dev, info.st_ino, info.st_size,
-          static_cast<int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec};
+  return {static_cast<uint64_t>(info.st_dev), static_cast<uint64_t>(info.st_ino), static_cast<uint64_t>(info.st_size),
+          nanoseconds(info.st_mtim), nanoseconds(info.st_ctim)};
 }
 
 std::optional<Stamp> stamp_of(const fs::path& file) {
@@ -263,9 +269,31 @@ std::optional<Stamp> stamp_of(const fs::path& file) {
   return stamp_of(info);
 }
 
+void write_stamp(Writer& out, const std::optional<Stamp>& stamp) {
+  out.u8(stamp ? 1 : 0);
+  if (!stamp) return;
+  out.u64(stamp->device);
+  out.u64(stamp->inode);
+  out.u64(stamp->size);
+  out.u64(static_cast<uint64_t>(stamp->mtime_ns));
+  out.u64(static_cast<uint64_t>(stamp->ctime_ns));
+}
+
+std::optional<Stamp> read_stamp(Reader& in) {
+  if (in.choice(1) == 0) return std::nullopt;
+  Stamp stamp;
+  stamp.device = in.u64();
+  stamp.inode = in.u64();
+  stamp.size = in.u64();
+  stamp.mtime_ns = static_cast<int64_t>(in.u64());
+  stamp.ctime_ns = static_cast<int64_t>(in.u64());
+  return stamp;
+}
+
 struct Stored {
   std::string_view settings;
   uint32_t day = 0;
+  std::optional<Stamp> file;  // the checked file's stamp when its text was read (see FileStamp)
   std::string_view payload;
 };
 
@@ -274,10 +302,11 @@ struct Snapshot {
   std::string bytes;
   std::optional<Stamp> stamp;  // none: there was no file
   std::unordered_map<std::string_view, Stored> entries;
+  std::unordered_map<std::string_view, std::string_view> stamped;  // slot -> key, entries with a file stamp
 };
 
-// Smallest encoding of an entry (key, settings, day, payload), for Reader::count.
-constexpr size_t kLeastEntry = 16;
+// Smallest encoding of an entry (key, settings, day, stamp flag, payload), for Reader::count.
+constexpr size_t kLeastEntry = 17;
 // Hex digits of a content hash: a key is the slot's hash followed by the content's.
 constexpr size_t kSlotSize = 40;
 
@@ -319,12 +348,15 @@ std::unique_ptr<Snapshot> read_snapshot(const fs::path& file) {
       Stored entry;
       entry.settings = in.str();
       entry.day = in.u32();
+      entry.file = read_stamp(in);
       entry.payload = in.str();
+      if (entry.file) snapshot->stamped.insert_or_assign(key.substr(0, kSlotSize), key);
       snapshot->entries.emplace(key, entry);
     }
     require(in.done());
   } catch (const Rejected&) {
     snapshot->entries.clear();
+    snapshot->stamped.clear();
   }
   return snapshot;
 }
@@ -363,6 +395,7 @@ std::string mark_as_cache(const fs::path& directory) {
 struct ResultCache::State {
   struct Fresh {
     std::string settings;
+    std::optional<Stamp> file;
     std::string payload;
   };
 
@@ -374,6 +407,8 @@ struct ResultCache::State {
   std::mutex mutex;                    // guards what follows
   std::map<std::string, Fresh> fresh;  // stored this run
   std::set<std::string> used;          // entries of `disk` served this run
+  std::map<std::string, Stamp> restamped;  // served entries whose file now has a trustworthy stamp
+  int64_t opened_ns = 0;                   // when the run opened the cache (wall clock)
   bool dirty = false;                  // something to save
   bool warned = false;
   unsigned saves = 0;
@@ -420,6 +455,8 @@ std::optional<ResultCache> ResultCache::open(const fs::path& directory, const st
   state->directory = directory;
   state->warnings = warnings;
   state->today = today();
+  state->opened_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   state->disk = read_snapshot(state->file());
   return ResultCache(std::move(state));
 }
@@ -429,22 +466,59 @@ std::string ResultCache::settings_fingerprint(const Settings& settings, std::str
 }
 
 std::string ResultCache::key(std::string_view path, std::string_view text, const Settings& settings) {
-  return key(path, text, settings, settings_hash(settings, path));
+  return key(slot(path, settings, settings_hash(settings, path)), text);
 }
 
-std::string ResultCache::key(std::string_view path, std::string_view text, const Settings& settings,
-                             std::string_view fingerprint) {
+std::string ResultCache::slot(std::string_view path, const Settings& settings, std::string_view fingerprint) {
   std::string slot_material = std::string(kVersion) + '\0' + catalog_hash();
   slot_material += '\0';
   slot_material += portable_path(path, settings);
   slot_material += '\0';
   slot_material += fingerprint;
-  std::string slot = content_hash(slot_material);
+  return content_hash(slot_material);
+}
+
+std::string ResultCache::key(const std::string& slot, std::string_view text) {
   std::string material = slot;
   material += '\0';
   material += text;
   return slot + content_hash(material);
 }
+
+std::optional<ResultCache::FileStamp> ResultCache::stamp(const fs::path& file) { return stamp_of(file); }
+
+bool ResultCache::unchanged_without_findings(const std::string& slot, std::string_view fingerprint,
+                                             const FileStamp& stamp) const {
+  State& state = *state_;
+  auto found = state.disk->stamped.find(slot);
+  if (found == state.disk->stamped.end()) return false;
+  const Stored& stored = state.disk->entries.at(found->second);
+  try {
+    require(stored.file == stamp && stored.settings == fingerprint);
+    // Ranges are checked against the text, which is not read here: only an entry without
+    // findings (whose payload decodes against any text) is served.
+    require(decode(stored.payload, "").empty());
+  } catch (const Rejected&) {
+    return false;
+  }
+  std::lock_guard lock(state.mutex);
+  state.used.insert(std::string(found->second));
+  if (stored.day < state.today) state.dirty = true;
+  return true;
+}
+
+namespace {
+
+// A stamp taken before the file was read identifies that text only when the file's times lie
+// before this run began: a file written in the same clock tick as its stamp could change again
+// without its stamp changing (git calls such an index entry "racily clean").
+std::optional<Stamp> trustworthy(const std::optional<Stamp>& stamp, int64_t opened_ns) {
+  constexpr int64_t kMargin = 2'000'000'000;
+  if (!stamp || stamp->mtime_ns >= opened_ns - kMargin || stamp->ctime_ns >= opened_ns - kMargin) return std::nullopt;
+  return stamp;
+}
+
+}  // namespace
 
 std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key, std::string_view path,
                                                          const Settings& settings, std::string_view text) const {
@@ -452,7 +526,8 @@ std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key,
 }
 
 std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key, std::string_view fingerprint,
-                                                         std::string_view text) const {
+                                                         std::string_view text,
+                                                         const std::optional<FileStamp>& stamp) const {
   State& state = *state_;
   std::string fresh_settings, fresh_payload;
   std::string_view stored_settings, payload;
@@ -484,6 +559,12 @@ std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key,
     state.used.insert(key);
     // Its day is refreshed at most once a day: a warm run of an unchanged tree writes nothing.
     if (stored->day < state.today) state.dirty = true;
+    // A checkout the cache has not seen (another clone, a CI restore) is read once, then served
+    // by its stamps.
+    if (std::optional<FileStamp> fresh = trustworthy(stamp, state.opened_ns); fresh && stored->file != fresh) {
+      state.restamped.insert_or_assign(key, *fresh);
+      state.dirty = true;
+    }
   }
   return diagnostics;
 }
@@ -494,8 +575,8 @@ void ResultCache::store(const std::string& key, std::string_view path, const Set
 }
 
 void ResultCache::store(const std::string& key, std::string_view fingerprint,
-                        const std::vector<Diagnostic>& diagnostics) const {
-  State::Fresh entry{std::string(fingerprint), encode(diagnostics)};
+                        const std::vector<Diagnostic>& diagnostics, const std::optional<FileStamp>& stamp) const {
+  State::Fresh entry{std::string(fingerprint), trustworthy(stamp, state_->opened_ns), encode(diagnostics)};
   std::lock_guard lock(state_->mutex);
   state_->fresh.insert_or_assign(key, std::move(entry));
   state_->dirty = true;
@@ -518,12 +599,13 @@ void ResultCache::save() const {
   std::set<std::string_view> slots;
   std::map<std::string_view, Stored> out;  // sorted: the same entries make the same file
   for (const auto& [key, entry] : state.fresh) {
-    out[key] = {entry.settings, state.today, entry.payload};
+    out[key] = {entry.settings, state.today, entry.file, entry.payload};
     slots.insert(std::string_view(key).substr(0, kSlotSize));
   }
   for (const std::string& key : state.used) {
     Stored entry = state.disk->entries.at(key);
     entry.day = state.today;
+    if (auto restamped = state.restamped.find(key); restamped != state.restamped.end()) entry.file = restamped->second;
     out.emplace(key, entry);
     slots.insert(std::string_view(key).substr(0, kSlotSize));
   }
@@ -542,6 +624,7 @@ void ResultCache::save() const {
     body.str(key);
     body.str(entry.settings);
     body.u32(entry.day);
+    write_stamp(body, entry.file);
     body.str(entry.payload);
   }
   // Written beside the file and renamed, so a reader never sees half a file.

@@ -54,6 +54,17 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
                     Fingerprints& fingerprints, bool follow_links) {
   FileOutcome outcome;
   std::string display = file.path.string();
+  // The cache's view of the file: its slot, and its stamp taken before it is read.
+  const bool cached_run = cache != nullptr && mode == FixMode::Report;
+  const std::string* fingerprint = cached_run ? &fingerprints.of(linter, file.path) : nullptr;
+  const std::string slot = cached_run ? ResultCache::slot(display, linter.settings(), *fingerprint) : std::string();
+  const std::optional<ResultCache::FileStamp> stamp =
+      cached_run && !file.contents ? ResultCache::stamp(file.path) : std::nullopt;
+  // Unchanged since a run that found nothing in it: not even read.
+  if (stamp && cache->unchanged_without_findings(slot, *fingerprint, *stamp)) {
+    outcome.source = std::make_shared<SourceFile>(display, "", file.language);
+    return outcome;
+  }
   ReadResult read = file.contents ? ReadResult{file.contents, {}, false} : read_file(file.path);
   if (!read.text) {
     outcome.source = std::make_shared<SourceFile>(display, "", file.language);
@@ -71,11 +82,9 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   }
   auto source = std::make_shared<SourceFile>(display, std::move(decoded.text), file.language);
   if (mode == FixMode::Report) {
-    const std::string* fingerprint = cache != nullptr ? &fingerprints.of(linter, file.path) : nullptr;
-    std::string key =
-        cache != nullptr ? ResultCache::key(display, source->text(), linter.settings(), *fingerprint) : std::string();
+    std::string key = cached_run ? ResultCache::key(slot, source->text()) : std::string();
     std::optional<std::vector<Diagnostic>> cached =
-        cache != nullptr ? cache->load(key, *fingerprint, source->text()) : std::nullopt;
+        cached_run ? cache->load(key, *fingerprint, source->text(), stamp) : std::nullopt;
     if (cached) {
       outcome.diagnostics = std::move(*cached);
     } else {
@@ -83,7 +92,7 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
       // Not cached without libclang: once it is installed, the file must be checked.
       const std::vector<Diagnostic>& found = outcome.diagnostics;
       bool unchecked = std::any_of(found.begin(), found.end(), cxx::is_libclang_missing_note);
-      if (cache != nullptr && !unchecked) cache->store(key, *fingerprint, outcome.diagnostics);
+      if (cached_run && !unchecked) cache->store(key, *fingerprint, outcome.diagnostics, stamp);
     }
     // After the cache: the verdict depends on other files of the project.
     withhold_self_imports(outcome.diagnostics, *source);

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 """End-to-end tests of configuration files, .gitignore, suppressions, baselines and --add-noqa."""
 import json
+import os
 import subprocess
+import time
 import unittest
 
 from tm_e2e import TempTree, cache_keys, run
@@ -9,15 +11,20 @@ from tm_e2e import TempTree, cache_keys, run
 CALL = "torch.export.export(m, (x,))"
 
 
-class Configuration(unittest.TestCase):
+class TreeTest(unittest.TestCase):
+    """A test in a temporary tree, with the (file, code) pairs a check of it finds."""
+
     def setUp(self):
         self.tree = TempTree()
         self.addCleanup(self.tree.cleanup)
 
     def codes(self, *args, cwd=None):
-        result = run("check", *args, "--output-format", "json", cwd=cwd or self.tree.root)
+        result = run("check", *(args or (".",)), "--output-format", "json", cwd=cwd or self.tree.root)
         self.assertIn(result.returncode, (0, 1), result.stderr)
         return sorted((f["filename"], f["code"]) for f in json.loads(result.stdout))
+
+
+class Configuration(TreeTest):
 
     def test_nearest_config_applies_per_directory(self):
         self.tree.write("pyproject.toml", '[tool.torchmigrate]\nselect = ["TM201"]\n')
@@ -80,11 +87,7 @@ class Configuration(unittest.TestCase):
                          ["outer/deep/inner/outer_only.py", "outer/inner_only.py", "plain/sub/outer_only.py"])
 
 
-class Cache(unittest.TestCase):
-    def setUp(self):
-        self.tree = TempTree()
-        self.addCleanup(self.tree.cleanup)
-
+class Cache(TreeTest):
     def test_cached_results_match_and_follow_edits(self):
         self.tree.write("torchmigrate.toml", 'cache-dir = ".cache"\n')
         path = self.tree.write("a.py", f"import torch\n{CALL}\n")
@@ -106,6 +109,21 @@ class Cache(unittest.TestCase):
         (self.tree.root / ".cache" / "results.bin").write_text("{broken")
         run("check", ".", cwd=self.tree.root, check_exit=0)
         run("check", ".", "--no-cache", cwd=self.tree.root, check_exit=0)
+
+    def test_a_file_served_unread_is_read_again_after_any_write(self):
+        # Unchanged files are served by their size, times and inode, not read; a write that
+        # keeps the size and puts the modification time back still changes the change time.
+        self.tree.write("torchmigrate.toml", 'cache-dir = ".cache"\n')
+        look_alike = CALL.replace("export(", "exporx(")  # same length, not torch's
+        path = self.tree.write("a.py", f"import torch\n{look_alike}\n")
+        time.sleep(2.1)  # a stamp from the run's own clock tick is never trusted
+        for _ in range(2):
+            self.assertEqual(self.codes(), [])
+        written = path.stat()
+        path.write_text(f"import torch\n{CALL}\n")
+        os.utime(path, ns=(written.st_atime_ns, written.st_mtime_ns))
+        self.assertEqual((path.stat().st_size, path.stat().st_mtime_ns), (written.st_size, written.st_mtime_ns))
+        self.assertEqual(self.codes(), [("a.py", "TM201")])
 
 
 class SuppressionsAndBaselines(unittest.TestCase):

@@ -24,7 +24,8 @@ def run(*args, cwd=None, check_exit=None, input=None, env=None):
 def cache_keys(directory):
     """The keys of the entries in a cache directory's file, sorted (src/engine/result_cache.cpp:
     a header line, then the tool version, the catalog hash and the entries, each a key, a settings
-    hash, a day and the findings; integers little-endian, strings prefixed by their length)."""
+    hash, a day, the checked file's stamp (a flag byte, then five 64-bit numbers when set) and the
+    findings; integers little-endian, strings prefixed by their length)."""
     path = Path(directory) / "results.bin"
     if not path.exists():
         return []
@@ -46,7 +47,9 @@ def cache_keys(directory):
     keys = []
     for _ in range(u32()):
         keys.append(string().decode())
-        string(), u32(), string()
+        string(), u32()
+        at += 1 + (40 if body[at] else 0)
+        string()
     return sorted(keys)
 
 

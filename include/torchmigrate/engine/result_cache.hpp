@@ -12,6 +12,7 @@
 // not verify is a miss, and the fresh findings replace it.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -34,6 +35,21 @@ inline constexpr const char* kCacheFileName = "results.bin";
 
 class ResultCache {
  public:
+  // A file as the file system describes it, taken before its text is read: an entry records it
+  // (when the file was last written well before the run), and a later run serves an unchanged
+  // file without reading it, as git's index does. Any write changes the change time, even one
+  // that restores the modification time.
+  struct FileStamp {
+    uint64_t device = 0;
+    uint64_t inode = 0;
+    uint64_t size = 0;
+    int64_t mtime_ns = 0;
+    int64_t ctime_ns = 0;
+    bool operator==(const FileStamp&) const = default;
+  };
+  // nullopt when the file cannot be stat'ed.
+  [[nodiscard]] static std::optional<FileStamp> stamp(const std::filesystem::path& file);
+
   // Opens the cache in `directory`, creating it when missing; a directory created here gets a
   // `.gitignore` (`*`) and a `CACHEDIR.TAG`, an existing one is used as it is. With `confine_to`
   // (a cache-dir from a configuration file) the directory, after resolving symbolic links, must
@@ -47,19 +63,27 @@ class ResultCache {
   // every file of one language under one Settings (setup.py apart, which the build rules read
   // too), so a run computes it once per linter and language, not once per file.
   [[nodiscard]] static std::string settings_fingerprint(const Settings& settings, std::string_view path);
-  // The file's slot (tool build, path in its project, settings) followed by a hash of the slot
-  // and the text: a new text of the same file replaces the entry of its slot.
-  [[nodiscard]] static std::string key(std::string_view path, std::string_view text, const Settings& settings,
-                                       std::string_view fingerprint);
+  // A file's slot: a hash of the tool build, the path in its project and the settings'
+  // fingerprint. A new text of the same file replaces the entry of its slot.
+  [[nodiscard]] static std::string slot(std::string_view path, const Settings& settings, std::string_view fingerprint);
+  // The slot followed by a hash of the slot and the text.
+  [[nodiscard]] static std::string key(const std::string& slot, std::string_view text);
   [[nodiscard]] static std::string key(std::string_view path, std::string_view text, const Settings& settings);
+  // True when the slot's entry was made from a file with exactly `stamp` and has no findings:
+  // the file need not be read. Thread-safe.
+  [[nodiscard]] bool unchanged_without_findings(const std::string& slot, std::string_view fingerprint,
+                                                const FileStamp& stamp) const;
   // nullopt on a miss or an entry that does not verify against the settings' fingerprint and
-  // `text`. Thread-safe, like store().
+  // `text`. A hit records `stamp` (the file's, taken before reading `text`) for later runs.
+  // Thread-safe, like store().
   [[nodiscard]] std::optional<std::vector<Diagnostic>> load(const std::string& key, std::string_view fingerprint,
-                                                            std::string_view text) const;
+                                                            std::string_view text,
+                                                            const std::optional<FileStamp>& stamp = std::nullopt) const;
   [[nodiscard]] std::optional<std::vector<Diagnostic>> load(const std::string& key, std::string_view path,
                                                             const Settings& settings, std::string_view text) const;
-  // Kept in memory until save().
-  void store(const std::string& key, std::string_view fingerprint, const std::vector<Diagnostic>& diagnostics) const;
+  // Kept in memory until save(), with `stamp` (taken before the text was read).
+  void store(const std::string& key, std::string_view fingerprint, const std::vector<Diagnostic>& diagnostics,
+             const std::optional<FileStamp>& stamp = std::nullopt) const;
   void store(const std::string& key, std::string_view path, const Settings& settings,
              const std::vector<Diagnostic>& diagnostics) const;
   // Writes the cache file once, when this run stored or used entries: this run's entries, and

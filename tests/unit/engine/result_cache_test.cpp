@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <thread>
 
 #include "../temp_dir.hpp"
 #include "torchmigrate/engine/content_hash.hpp"
@@ -285,4 +286,49 @@ TEST_CASE("a configured cache directory must resolve inside the project") {
   std::ofstream(dir.path / "project" / "file") << "x";
   CHECK_FALSE(ResultCache::open(dir.path / "project" / "file", std::nullopt, problem));
   CHECK_THAT(problem, Catch::Contains("not a directory"));
+}
+
+TEST_CASE("An unchanged file is served by its stamp without being read; a write, even a recent one, is a miss") {
+  TempDir dir;
+  const fs::path cache_dir = dir.path / "cache";
+  Settings settings;
+  auto path_of = [&](const std::string& name) { return (dir.path / name).string(); };
+  for (const char* name : {"clean.py", "edited.py", "same_size.py", "finding.py"}) dir.write(name, "x = 1\n");
+  // Times well before the run: a file written in the run's own clock tick is never trusted.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+  dir.write("recent.py", "x = 1\n");
+  auto slot_of = [&](const std::string& name) {
+    return ResultCache::slot(path_of(name), settings, ResultCache::settings_fingerprint(settings, path_of(name)));
+  };
+  auto fingerprint = ResultCache::settings_fingerprint(settings, path_of("clean.py"));
+  auto unchanged = [&](const ResultCache& cache, const std::string& name) {
+    std::optional<ResultCache::FileStamp> stamp = ResultCache::stamp(path_of(name));
+    REQUIRE(stamp);
+    return cache.unchanged_without_findings(slot_of(name), fingerprint, *stamp);
+  };
+  {
+    ResultCache cache = open_cache(cache_dir);
+    for (const char* name : {"clean.py", "edited.py", "same_size.py", "finding.py", "recent.py"}) {
+      CHECK_FALSE(unchanged(cache, name));
+      std::optional<ResultCache::FileStamp> stamp = ResultCache::stamp(path_of(name));
+      std::vector<Diagnostic> found;
+      if (std::string(name) == "finding.py") found.push_back({"TM201", "m", {0, 1}, Severity::Warning, {}});
+      cache.store(ResultCache::key(slot_of(name), "x = 1\n"), fingerprint, found, stamp);
+    }
+    cache.save();
+  }
+  dir.write("edited.py", "x = 2  # longer\n");
+  // Same size, modification time put back: the change time still moves.
+  auto written = fs::last_write_time(path_of("same_size.py"));
+  dir.write("same_size.py", "y = 1\n");
+  fs::last_write_time(path_of("same_size.py"), written);
+
+  ResultCache cache = open_cache(cache_dir);
+  CHECK(unchanged(cache, "clean.py"));
+  CHECK_FALSE(unchanged(cache, "edited.py"));
+  CHECK_FALSE(unchanged(cache, "same_size.py"));
+  CHECK_FALSE(unchanged(cache, "finding.py"));  // findings need the text their ranges refer to
+  CHECK_FALSE(unchanged(cache, "recent.py"));
+  std::optional<ResultCache::FileStamp> clean = ResultCache::stamp(path_of("clean.py"));
+  CHECK_FALSE(cache.unchanged_without_findings(slot_of("clean.py"), "other settings", *clean));
 }
