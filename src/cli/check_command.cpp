@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <map>
@@ -339,7 +340,9 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   bool machine_readable = format_name != "concise" && format_name != "full";
   workspace.set_compile_database_dir(options.compile_database_dir);
   // Build every linter up front: a bad configuration fails before any file is touched.
-  for (const engine::DiscoveredFile& file : discovery.files) workspace.linter_for(file.path);
+  std::vector<const engine::Linter*> linters;
+  linters.reserve(discovery.files.size());
+  for (const engine::DiscoveredFile& file : discovery.files) linters.push_back(&workspace.linter_for(file.path));
   ContextLines context_lines = machine_readable || options.quiet || options.silent ? ContextLines::NotesOnly
                                : options.verbose                                     ? ContextLines::Verbose
                                                                                      : ContextLines::Normal;
@@ -351,8 +354,11 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
                          : options.fix || options.fix_only ? engine::FixMode::Apply
                                                              : engine::FixMode::Report;
   if (options.add_noqa) mode = engine::FixMode::Report;
+  // run_session hands back elements of discovery.files: each one's linter is already known.
   engine::LinterFor linter_for = [&](const engine::DiscoveredFile& file) -> const engine::Linter& {
-    return workspace.linter_for(file.path);
+    const engine::DiscoveredFile* first = discovery.files.data();
+    bool known = std::less_equal<>{}(first, &file) && std::less<>{}(&file, first + linters.size());
+    return known ? *linters[static_cast<size_t>(&file - first)] : workspace.linter_for(file.path);
   };
   // The cache serves report runs only: fixing always works on fresh findings.
   std::optional<engine::ResultCache> cache;

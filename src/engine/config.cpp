@@ -10,6 +10,7 @@
 #include <iterator>
 
 #include "torchmigrate/engine/discovery.hpp"
+#include "torchmigrate/engine/working_directory.hpp"
 
 namespace torchmigrate::engine {
 
@@ -393,7 +394,7 @@ namespace {
 // without `/` still matches there.
 std::string relative_to(const fs::path& file, const fs::path& root) {
   std::error_code error;
-  fs::path absolute = fs::absolute(file, error).lexically_normal();
+  fs::path absolute = absolute_path(file).lexically_normal();
   std::string relative = absolute.lexically_relative(root).generic_string();
   if (relative.empty() || relative.starts_with("..")) relative = absolute.filename().generic_string();
   return relative;
@@ -437,7 +438,7 @@ const ResolvedConfig& ConfigResolver::for_path(const fs::path& path) {
   std::error_code error;
   fs::path directory = fs::is_directory(path, error) ? path : path.parent_path();
   if (directory.empty()) directory = ".";
-  directory = fs::absolute(directory, error).lexically_normal();
+  directory = absolute_path(directory).lexically_normal();
   return resolve(config_file_of(directory));
 }
 

@@ -2,6 +2,7 @@
 #include "torchmigrate/engine/gitignore.hpp"
 
 #include "torchmigrate/engine/libgit2_api.hpp"
+#include "torchmigrate/engine/working_directory.hpp"
 
 namespace torchmigrate::engine {
 
@@ -70,10 +71,8 @@ git_repository* GitIgnore::repository_for(const fs::path& directory, fs::path& w
   return found;
 }
 
-bool GitIgnore::is_ignored(const fs::path& path) {
-  std::error_code error;
-  fs::path absolute = fs::absolute(path, error).lexically_normal();
-  bool directory = fs::is_directory(absolute, error);
+bool GitIgnore::is_ignored(const fs::path& path, bool directory) {
+  fs::path absolute = absolute_path(path).lexically_normal();
   fs::path workdir;
   git_repository* repository = repository_for(directory ? absolute : absolute.parent_path(), workdir);
   if (repository == nullptr) return false;

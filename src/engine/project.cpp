@@ -6,6 +6,7 @@
 
 #include "torchmigrate/engine/dlpack_facts.hpp"
 #include "torchmigrate/engine/parallel.hpp"
+#include "torchmigrate/engine/working_directory.hpp"
 
 namespace torchmigrate::engine {
 namespace fs = std::filesystem;
@@ -85,7 +86,7 @@ fs::path ProjectIndex::root_of(const fs::path& path, const fs::file_status& link
 // costs a readlink per component. An entry that is no link is its real directory plus its name.
 fs::path ProjectIndex::start_of(const fs::path& path, const fs::file_status& link) {
   std::error_code error;
-  fs::path absolute = fs::absolute(path, error);
+  fs::path absolute = absolute_path(path);
   fs::path name = absolute.filename();
   bool plain = fs::is_regular_file(link) || fs::is_directory(link);
   if (error || !plain || name.empty() || name == "." || name == "..") return start_directory(path);

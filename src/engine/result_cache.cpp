@@ -19,6 +19,7 @@
 #include "torchmigrate/engine/content_hash.hpp"
 #include "torchmigrate/engine/discovery.hpp"
 #include "torchmigrate/engine/project.hpp"
+#include "torchmigrate/engine/working_directory.hpp"
 #include "torchmigrate/version.hpp"
 
 namespace torchmigrate::engine {
@@ -48,7 +49,7 @@ const std::string& catalog_hash() {
 std::string portable_path(std::string_view path, const Settings& settings) {
   if (!settings.project || path.empty()) return std::string(path);
   std::error_code error;
-  fs::path absolute = fs::absolute(fs::path(path), error).lexically_normal();
+  fs::path absolute = absolute_path(fs::path(path)).lexically_normal();
   fs::path relative = absolute.lexically_relative(settings.project->root());
   if (relative.empty() || *relative.begin() == "..") {
     relative = fs::weakly_canonical(absolute, error).lexically_relative(settings.project->root());

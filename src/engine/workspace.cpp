@@ -75,7 +75,7 @@ DiscoveryFilter Workspace::filter(bool force_exclude) {
     bool known = directory || directory_configs_.contains(path.parent_path());
     const ResolvedConfig& config = known ? config_of_existing(path, directory) : resolver_.for_path(path);
     if (config.excluded(path)) return true;
-    return config.respect_gitignore && gitignore_.is_ignored(path);
+    return config.respect_gitignore && gitignore_.is_ignored(path, directory);
   };
   filter.language = [this](const fs::path& path) { return config_of_existing(path, false).language_for(path); };
   return filter;

@@ -19,8 +19,9 @@ class GitIgnore {
   GitIgnore(const GitIgnore&) = delete;
   GitIgnore& operator=(const GitIgnore&) = delete;
 
-  // False outside a git repository. Not thread-safe: discovery is single-threaded.
-  bool is_ignored(const std::filesystem::path& path);
+  // False outside a git repository. `directory` says whether `path` is one (the walk knows).
+  // Not thread-safe: discovery is single-threaded.
+  bool is_ignored(const std::filesystem::path& path, bool directory);
 
  private:
   struct RepositoryDeleter {
