@@ -53,6 +53,9 @@ class MpsUseCheck final : public engine::PythonCheck {
     return {"import_statement", "import_from_statement", "attribute", "call", "keyword_argument"};
   }
 
+  // A finding is one import, attribute, call or keyword: what it names or resolves to.
+  [[nodiscard]] bool statement_local() const override { return true; }
+
   void visit(Node node, PythonCheckContext& context) override {
     std::string_view kind = node.kind();
     if (kind == "import_statement" || kind == "import_from_statement") {

@@ -57,7 +57,9 @@ const std::vector<std::string> kLines = {"x = 1",
                                          "segment_reduce = print",
                                          "torch.tensordot(a, b, dims=1, out=c)",
                                          "DLDeviceType = None",
-                                         "from torch.utils.dlpack import DLDeviceType"};
+                                         "from torch.utils.dlpack import DLDeviceType",
+                                         "import torch.mps",
+                                         "device = torch.device('mps')"};
 
 struct Typing {
   std::string text;
@@ -120,8 +122,8 @@ TEST_CASE("Re-checking only the edited statement finds what a full lint finds") 
   engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
   std::vector<fs::path> sources;
   // The rules of the statement-local families: missing-keyword, segment-reduce,
-  // renamed-enum-member, tensordot-out.
-  for (const char* rule : {"TM201", "TM202", "TM302", "TM108", "TM109", "TM305"}) {
+  // renamed-enum-member, tensordot-out, mps-use.
+  for (const char* rule : {"TM201", "TM202", "TM302", "TM108", "TM109", "TM305", "TM306"}) {
     for (const auto& entry :
          fs::directory_iterator(fs::path(TORCHMIGRATE_SOURCE_DIR) / "tests/fixtures/python" / rule)) {
       if (entry.path().extension() == ".py") sources.push_back(entry.path());
