@@ -303,9 +303,15 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   engine::Discovery discovery;
   // Projects list their files from this run's walk while it lasts (declared after `discovery`,
   // so forgotten before that is gone); a sharded run keeps only its share, so it walks anew.
-  struct WalkAdoption {
-    engine::Workspace& workspace;
-    ~WalkAdoption() { workspace.forget_walk(); }
+  class WalkAdoption {
+   public:
+    explicit WalkAdoption(engine::Workspace& workspace) : workspace_(workspace) {}
+    ~WalkAdoption() { workspace_.forget_walk(); }
+    WalkAdoption(const WalkAdoption&) = delete;
+    WalkAdoption& operator=(const WalkAdoption&) = delete;
+
+   private:
+    engine::Workspace& workspace_;
   };
   std::optional<WalkAdoption> adoption;
   std::string stdin_bytes;
@@ -317,7 +323,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
     discovery = engine::discover(paths, first_config.build_extensions, &filter);
     if (options.shard.empty()) {
       workspace.adopt_walk(paths, discovery.files);
-      adoption.emplace(WalkAdoption{workspace});
+      adoption.emplace(workspace);  // in place: a temporary's destructor would forget the walk at once
     }
   }
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
