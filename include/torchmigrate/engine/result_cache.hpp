@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Result cache: findings keyed by the file's content, its path inside its project, the settings
 // and the tool build (version and rule catalog), so an unchanged file costs a hash and a lookup,
-// in any checkout of the project.
+// in any checkout of the project; and in the checkout that wrote an entry, an unchanged file
+// without findings costs a stat (FileStamp).
 //
 // One file per cache directory (`results.bin`), read once when the cache opens and written once
 // by save() at the end of the run: a run costs two file operations, not one per checked file.
