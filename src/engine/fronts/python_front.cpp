@@ -136,12 +136,12 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   }
   poll();
   std::optional<python::SemanticModel> model;
-  std::string names;
+  std::optional<std::string> names;  // module_names of this text, once computed
   if (focus) {
     model.emplace(tree.root(), *focus);
     names = module_names(*model, statements, ranges);
     // A module-level name now means something else: every statement may resolve differently.
-    if (names != memo->module_names) focus.reset(), reuse.reset(), model.reset();
+    if (*names != memo->module_names) focus.reset(), reuse.reset(), model.reset();
   }
   if (!model) model.emplace(tree.root());
   PythonCheckContext context(file, *model, settings, diagnostics);
@@ -193,7 +193,7 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
     memo->statements = ranges;
     memo->guard_statements.clear();
     for (python::Node statement : statements) memo->guard_statements.push_back(is_guard_statement(statement));
-    memo->module_names = !names.empty() || focus ? names : module_names(*model, statements, ranges);
+    memo->module_names = names ? *names : module_names(*model, statements, ranges);
     memo->findings = diagnostics;
     memo->comments = comments;
     memo->front = id_;
