@@ -97,6 +97,11 @@ std::optional<StatementReuse> reusable(const LintMemo& memo, uint64_t front,
   reuse.changed = first < last ? first : statements.size();
   // A guard's branches and early exits may guard the statements after it.
   if (first < last && (memo.guard_statements[first] || is_guard_statement(statements[first]))) return std::nullopt;
+  // A syntax error may only be in the changed statement: elsewhere the parser's recovery could
+  // have read the same text differently.
+  for (size_t i = 0; i < statements.size(); ++i) {
+    if (i != reuse.changed && (memo.broken_statements[i] || statements[i].has_error())) return std::nullopt;
+  }
   // Findings and comments move with their statements; the changed one's are found again.
   auto delta = [&](size_t index) { return static_cast<int64_t>(ranges[index].start) - memo.statements[index].start; };
   for (const Diagnostic& diagnostic : memo.findings) {

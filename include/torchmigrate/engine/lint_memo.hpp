@@ -19,6 +19,7 @@ struct LintMemo {
   std::vector<bool> candidates;        // the rules the prefilter let through
   std::vector<TextRange> statements;   // the module's top-level statements, in order
   std::vector<bool> guard_statements;  // which of them are if, try or while statements
+  std::vector<bool> broken_statements;  // which of them hold a syntax error
   std::string module_names;            // what every module-level name meant (see python_front.cpp)
   std::vector<Diagnostic> findings;    // compatibility code removed, suppressions not yet applied
   std::vector<TextRange> comments;     // where suppression comments may be (when a rule wants them)

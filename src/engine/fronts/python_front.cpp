@@ -105,8 +105,6 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   std::optional<python::SyntaxTree> own_tree;
   if (input.tree == nullptr) own_tree.emplace(python::SyntaxTree::parse(file.text()));
   const python::SyntaxTree& tree = input.tree != nullptr ? *input.tree : *own_tree;
-  std::optional<python::Node> error = tree.first_error();
-  if (error) diagnostics.push_back(parse_error(describe_syntax_error(*error), error->start()));
   if (tree.too_deep()) {
     return {parse_error("Skipped: the code nests more than " + std::to_string(python::SyntaxTree::kMaxDepth) +
                             " syntax levels deep (CPython refuses far less); not checked, split the expression",
@@ -114,9 +112,8 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   }
 
   // An editor's edit inside one statement: check that statement only, keep the others' findings.
-  bool memorable = memo != nullptr && !error && std::all_of(checks.begin(), checks.end(), [](const auto& check) {
-                     return check->statement_local();
-                   });
+  bool memorable = memo != nullptr && std::all_of(checks.begin(), checks.end(),
+                                                  [](const auto& check) { return check->statement_local(); });
   std::vector<python::Node> statements;
   std::vector<TextRange> ranges;
   std::optional<StatementReuse> reuse;
@@ -192,11 +189,19 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
     memo->candidates = fires;
     memo->statements = ranges;
     memo->guard_statements.clear();
-    for (python::Node statement : statements) memo->guard_statements.push_back(is_guard_statement(statement));
+    memo->broken_statements.clear();
+    for (python::Node statement : statements) {
+      memo->guard_statements.push_back(is_guard_statement(statement));
+      memo->broken_statements.push_back(statement.has_error());
+    }
     memo->module_names = names ? *names : module_names(*model, statements, ranges);
     memo->findings = diagnostics;
     memo->comments = comments;
     memo->front = id_;
+  }
+  // Never kept in the memo: it follows the whole text, not a statement.
+  if (std::optional<python::Node> error = tree.first_error()) {
+    diagnostics.push_back(parse_error(describe_syntax_error(*error), error->start()));
   }
   Suppressions suppressions = Suppressions::parse(file, &comments);
   environment_.finish(file, suppressions, diagnostics);
