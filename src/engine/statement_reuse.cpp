@@ -47,10 +47,21 @@ std::vector<python::Node> top_level_statements(const python::SyntaxTree& tree) {
   return statements;
 }
 
-// What every module-level name means, as text: its kind, qualified names and the statement that
-// binds it, by index and by text, except that a def or class is known by its name alone (its
-// body does not change what the name refers to). Equal texts before and after an edit: every
-// name a statement outside the edit uses resolves as before.
+// Whether `statement` is the binding itself: a def or class (its body does not change what its
+// name refers to), an import, or a plain assignment. What such a binding means is all in its
+// kind and qualified names; a binding inside a compound statement also depends on the branch it
+// is in, so that statement's text is part of its meaning.
+bool binds_directly(python::Node statement, const python::Binding& binding) {
+  if (binding.node == statement || statement.field("definition") == binding.node) return true;
+  return statement.kind() == "expression_statement" && statement.named_child_count() == 1 &&
+         statement.named_child(0) == binding.node;
+}
+
+// What every module-level name means, as text: its kind, qualified names and, unless the
+// statement is the binding itself, the text of the statement that binds it. Equal texts before
+// and after an edit that changed one region of statements: every name a statement outside the
+// edit uses resolves as before (the other statements keep their order, so each binding stays
+// before or after each use).
 std::string module_names(const python::SemanticModel& model, const std::vector<python::Node>& statements,
                          const std::vector<TextRange>& ranges) {
   const auto& bindings = model.scopes().front().bindings;
@@ -62,13 +73,10 @@ std::string module_names(const python::SemanticModel& model, const std::vector<p
     for (const python::Binding& binding : bindings.find(std::string(name))->second) {
       size_t index = statement_index(ranges, binding.node.start());
       out.append(name).append(1, '\0').append(std::to_string(static_cast<int>(binding.kind)));
-      out.append(1, '\0').append(binding.qualified_name).append(1, '\0').append(std::to_string(index));
+      out.append(1, '\0').append(binding.qualified_name);
       for (const auto& alternative : binding.alternatives) out.append(1, '\0').append(alternative.value_or("-"));
       python::Node statement = index < statements.size() ? statements[index] : python::Node();
-      std::string_view kind = binding.node.kind();
-      bool definition = (kind == "function_definition" || kind == "class_definition") && statement &&
-                        (binding.node == statement || statement.field("definition") == binding.node);
-      if (!definition && statement) out.append(1, '\0').append(statement.text());
+      if (statement && !binds_directly(statement, binding)) out.append(1, '\0').append(statement.text());
       out.append(1, '\n');
     }
   }
@@ -83,39 +91,57 @@ bool is_guard_statement(python::Node statement) {
 std::optional<StatementReuse> reusable(const LintMemo& memo, uint64_t front,
                                        const std::vector<python::Node>& statements,
                                        const std::vector<TextRange>& ranges) {
-  if (memo.front != front || memo.statements.size() != statements.size()) return std::nullopt;
+  if (memo.front != front) return std::nullopt;
   auto old_text = [&](size_t i) {
     return std::string_view(memo.text).substr(memo.statements[i].start,
                                               memo.statements[i].end - memo.statements[i].start);
   };
+  // The edit's region: what lies between the statements both texts start and end with. At most
+  // one statement on each side: one edited, typed or deleted.
+  const size_t before = memo.statements.size();
+  const size_t after = statements.size();
   size_t first = 0;
-  while (first < statements.size() && old_text(first) == statements[first].text()) ++first;
-  size_t last = statements.size();
-  while (last > first && old_text(last - 1) == statements[last - 1].text()) --last;
-  if (last > first + 1) return std::nullopt;  // more than one statement changed
+  while (first < before && first < after && old_text(first) == statements[first].text()) ++first;
+  size_t old_end = before;
+  size_t new_end = after;
+  while (old_end > first && new_end > first && old_text(old_end - 1) == statements[new_end - 1].text()) {
+    --old_end;
+    --new_end;
+  }
+  if (old_end > first + 1 || new_end > first + 1) return std::nullopt;
+  const size_t old_changed = old_end > first ? first : before;  // `before`: none
   StatementReuse reuse;
-  reuse.changed = first < last ? first : statements.size();
+  reuse.changed = new_end > first ? first : after;
   // A guard's branches and early exits may guard the statements after it.
-  if (first < last && (memo.guard_statements[first] || is_guard_statement(statements[first]))) return std::nullopt;
+  if ((old_changed < before && memo.guard_statements[old_changed]) ||
+      (reuse.changed < after && is_guard_statement(statements[reuse.changed]))) {
+    return std::nullopt;
+  }
   // A syntax error may only be in the changed statement: elsewhere the parser's recovery could
   // have read the same text differently.
-  for (size_t i = 0; i < statements.size(); ++i) {
-    if (i != reuse.changed && (memo.broken_statements[i] || statements[i].has_error())) return std::nullopt;
+  for (size_t i = 0; i < before; ++i) {
+    if (i != old_changed && memo.broken_statements[i]) return std::nullopt;
+  }
+  for (size_t i = 0; i < after; ++i) {
+    if (i != reuse.changed && statements[i].has_error()) return std::nullopt;
   }
   // Findings and comments move with their statements; the changed one's are found again.
-  auto delta = [&](size_t index) { return static_cast<int64_t>(ranges[index].start) - memo.statements[index].start; };
+  auto now = [&](size_t index) { return index < first ? index : index + after - before; };
+  auto delta = [&](size_t index) {
+    return static_cast<int64_t>(ranges[now(index)].start) - memo.statements[index].start;
+  };
   for (const Diagnostic& diagnostic : memo.findings) {
     size_t index = statement_index(memo.statements, diagnostic.range.start);
-    if (index >= memo.statements.size()) return std::nullopt;
-    if (index == reuse.changed) continue;
+    if (index >= before) return std::nullopt;
+    if (index == old_changed) continue;
     Diagnostic kept = diagnostic;
     if (!move_into(kept, memo.statements[index], delta(index))) return std::nullopt;
     reuse.findings.push_back(std::move(kept));
   }
   for (TextRange comment : memo.comments) {
     size_t index = statement_index(memo.statements, comment.start);
-    if (index >= memo.statements.size()) return std::nullopt;
-    if (index != reuse.changed) reuse.comments.push_back(shifted(comment, delta(index)));
+    if (index >= before) return std::nullopt;
+    if (index != old_changed) reuse.comments.push_back(shifted(comment, delta(index)));
   }
   return reuse;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Which findings of an editor's previous lint (lint_memo.hpp) still hold after an edit: those of
-// the top-level statements the edit left alone, when it changed at most one statement, that one
-// no guard (an if, try or while whose branches or early exit may guard what follows), and when
-// every module-level name still means what it did.
+// the top-level statements the edit left alone, when it edited, added or removed at most one
+// statement, that one no guard (an if, try or while whose branches or early exit may guard what
+// follows), no other statement holds a syntax error, and every module-level name still means
+// what it did.
 #pragma once
 
 #include <cstdint>

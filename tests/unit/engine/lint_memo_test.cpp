@@ -208,3 +208,28 @@ TEST_CASE("An edit that changes what other statements mean re-checks them all") 
   edit(state, "return = export", "return export");
   CHECK(lint_both(state).find("TM901") == std::string::npos);
 }
+
+TEST_CASE("A binding that moves into a branch re-checks every statement") {
+  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  const std::string text =
+      "import torch\n\nexport = print\nwith ctx:\n    export = torch.export.export\n\nexport(m, (x,))\n";
+  Typing state{text, python::SyntaxTree::parse(text), {}, {}, {}};
+  auto lint_both = [&] {
+    SourceFile file("m.py", state.text, Language::Python);
+    std::string remembered = describe(linter.lint(file, state.tree, {}, &state.memo));
+    CHECK(remembered == describe(linter.lint(file, state.tree)));
+    return remembered;
+  };
+  // After the `with`, `export` is torch's: reported, with fixes.
+  std::string certain = lint_both();
+  CHECK(certain.find("fix Add") != std::string::npos);
+  // In a `case` the binding may not run: `export` may still be `print`. Same names, same kinds,
+  // but the use in another statement now reads differently.
+  std::string_view with = "with ctx:\n    export";
+  size_t at = state.text.find(with);
+  replace(state, {static_cast<uint32_t>(at), static_cast<uint32_t>(at + with.size())},
+          "match ctx:\n    case _:\n        export");
+  std::string uncertain = lint_both();
+  CHECK(uncertain.find("uncertain") != std::string::npos);
+  CHECK(uncertain.find("fix Add") == std::string::npos);
+}
