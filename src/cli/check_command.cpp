@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <iostream>
 #include <iterator>
 #include <map>
@@ -360,21 +359,15 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
                          : options.fix || options.fix_only ? engine::FixMode::Apply
                                                              : engine::FixMode::Report;
   if (options.add_noqa) mode = engine::FixMode::Report;
-  // run_session hands back elements of discovery.files: each one's linter is already known.
-  engine::LinterFor linter_for = [&](const engine::DiscoveredFile& file) -> const engine::Linter& {
-    const engine::DiscoveredFile* first = discovery.files.data();
-    bool known = std::less_equal<>{}(first, &file) && std::less<>{}(&file, first + linters.size());
-    return known ? *linters[static_cast<size_t>(&file - first)] : workspace.linter_for(file.path);
-  };
   // The cache serves report runs only: fixing always works on fresh findings.
   std::optional<engine::ResultCache> cache;
   if (!options.no_cache && mode == engine::FixMode::Report) {
     cache = engine::open_result_cache(options.cache_dir, first_config, std::cerr);
   }
   ProgressLine progress_line(std::cerr, discovery.files.size(), !options.quiet && !options.silent);
-  std::vector<engine::FileOutcome> outcomes =
-      engine::run_session(linter_for, discovery.files, mode, jobs, cache ? &*cache : nullptr, options.follow_links,
-                          [&](const engine::FileOutcome& outcome) { progress_line.file_done(outcome.diagnostics.size()); });
+  std::vector<engine::FileOutcome> outcomes = engine::run_session(
+      linters, discovery.files, mode, jobs, cache ? &*cache : nullptr, options.follow_links,
+      [&](const engine::FileOutcome& outcome) { progress_line.file_done(outcome.diagnostics.size()); });
   progress_line.finish();
   // One write for the whole run, before any early return below.
   if (cache) cache->save();

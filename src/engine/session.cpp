@@ -174,18 +174,18 @@ bool is_file_problem(const Diagnostic& diagnostic) {
 
 std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<DiscoveredFile>& files, FixMode mode,
                                      unsigned jobs) {
-  return run_session([&](const DiscoveredFile&) -> const Linter& { return linter; }, files, mode, jobs, nullptr);
+  return run_session(std::vector<const Linter*>(files.size(), &linter), files, mode, jobs, nullptr);
 }
 
-std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vector<DiscoveredFile>& files,
-                                     FixMode mode, unsigned jobs, const ResultCache* cache, bool follow_links,
-                                     const OnFileDone& on_file) {
+std::vector<FileOutcome> run_session(const std::vector<const Linter*>& linters,
+                                     const std::vector<DiscoveredFile>& files, FixMode mode, unsigned jobs,
+                                     const ResultCache* cache, bool follow_links, const OnFileDone& on_file) {
   std::vector<FileOutcome> outcomes(files.size());
   Fingerprints fingerprints;
   parallel_for(files.size(), jobs, [&](size_t i) {
     // One bad file never stops a run (and an exception must not escape a worker thread).
     try {
-      outcomes[i] = process(linter_for(files[i]), files[i], mode, cache, fingerprints, follow_links);
+      outcomes[i] = process(*linters.at(i), files[i], mode, cache, fingerprints, follow_links);
     } catch (const std::exception& error) {
       FileOutcome failed;
       failed.source = std::make_shared<SourceFile>(files[i].path.string(), "", files[i].language);

@@ -30,18 +30,18 @@ struct FileOutcome {
 
 std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<DiscoveredFile>& files, FixMode mode,
                                      unsigned jobs);
-// For runs whose settings differ per file (configuration files in subdirectories): the linter
-// for each file. Called from worker threads, so it must be thread-safe.
-using LinterFor = std::function<const Linter&(const DiscoveredFile&)>;
 // With a cache, a report run reuses the findings of files whose content and settings are unchanged.
 // Fixes are not written through a symbolic link that leads out of the project unless `follow_links`.
 // `on_file` (for a progress display) is called from the worker threads as each file is done.
 // Without libclang, only the run's first C/C++/CUDA file says so (cxx/libclang_note.hpp).
 class ResultCache;
 using OnFileDone = std::function<void(const FileOutcome&)>;
-std::vector<FileOutcome> run_session(const LinterFor& linter_for, const std::vector<DiscoveredFile>& files,
-                                     FixMode mode, unsigned jobs, const ResultCache* cache = nullptr,
-                                     bool follow_links = false, const OnFileDone& on_file = {});
+// For runs whose settings differ per file (configuration files in subdirectories): `linters`
+// holds the linter of each of `files`, in the same order.
+std::vector<FileOutcome> run_session(const std::vector<const Linter*>& linters,
+                                     const std::vector<DiscoveredFile>& files, FixMode mode, unsigned jobs,
+                                     const ResultCache* cache = nullptr, bool follow_links = false,
+                                     const OnFileDone& on_file = {});
 
 // True for the diagnostics that say a file could not be read, checked, fixed or written.
 bool is_file_problem(const Diagnostic& diagnostic);
