@@ -85,11 +85,10 @@ fs::path ProjectIndex::root_of(const fs::path& path, const fs::file_status& link
 // As start_directory, but each directory is resolved once: canonicalising every file's whole path
 // costs a readlink per component. An entry that is no link is its real directory plus its name.
 fs::path ProjectIndex::start_of(const fs::path& path, const fs::file_status& link) {
-  std::error_code error;
   fs::path absolute = absolute_path(path);
   fs::path name = absolute.filename();
   bool plain = fs::is_regular_file(link) || fs::is_directory(link);
-  if (error || !plain || name.empty() || name == "." || name == "..") return start_directory(path);
+  if (!plain || name.empty() || name == "." || name == "..") return start_directory(path);
   std::optional<fs::path> parent = real_directory(absolute.parent_path());
   if (!parent) return start_directory(path);
   return fs::is_directory(link) ? *parent / name : *parent;
