@@ -128,10 +128,11 @@ void read_triggers(ObjectReader& reader, RuleSpec& rule) {
   }
   auto check = [&](const std::string& trigger) {
     if (rule.trigger_match != TriggerMatch::Word || trigger.empty()) return;
-    char first = trigger.front();
-    bool word_byte = (first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z') || (first >= '0' && first <= '9') || first == '_';
-    if (!word_byte) {
-      reader.fail("word trigger `" + trigger + "` must start with [A-Za-z0-9_]; use `trigger_match: substring`");
+    auto word_byte = [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    };
+    if (std::none_of(trigger.begin(), trigger.end(), word_byte)) {
+      reader.fail("word trigger `" + trigger + "` holds no [A-Za-z0-9_] word; use `trigger_match: substring`");
     }
   };
   for (const std::string& trigger : rule.triggers) check(trigger);

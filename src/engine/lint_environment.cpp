@@ -23,6 +23,17 @@ const RuleSpec& suppression_markers(const Catalog& catalog) {
   return fallback;
 }
 
+// TM001 reports only codes that start with `TM`, case as written (Suppressions::unused).
+const RuleSpec& own_code_marker() {
+  static const RuleSpec marker = [] {
+    RuleSpec rule;
+    rule.triggers = {"TM"};
+    rule.trigger_match = TriggerMatch::Substring;
+    return rule;
+  }();
+  return marker;
+}
+
 // The test hook of Settings::prefilter for whole runs of the command line.
 bool prefilter_disabled_by_environment() {
   const char* value = std::getenv("TORCHMIGRATE_NO_PREFILTER");
@@ -93,11 +104,12 @@ LintEnvironment::LintEnvironment(const Catalog& catalog, const CheckRegistry& re
 
 Prefilter LintEnvironment::prefilter(std::vector<const RuleSpec*> rules) const {
   rules.push_back(&suppression_markers(catalog_));
+  rules.push_back(&own_code_marker());
   return Prefilter(rules);
 }
 
 std::vector<bool> LintEnvironment::candidates(size_t rules, const Prefilter& prefilter, std::string_view text) const {
-  if (!settings_.prefilter) return std::vector<bool>(rules + 1, true);
+  if (!settings_.prefilter) return std::vector<bool>(rules + 2, true);
   return prefilter.candidates(text);
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 
 namespace torchmigrate::engine {
 namespace {
@@ -18,6 +19,60 @@ bool contains(std::string_view text, std::string_view needle, bool any_case) {
 size_t word_end(std::string_view text, size_t from) {
   while (from < text.size() && is_word_byte(static_cast<unsigned char>(text[from]))) ++from;
   return from;
+}
+
+// Whitespace between Python tokens, line continuations included; matching too much is safe.
+constexpr bool is_gap_byte(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v' || c == '\\';
+}
+
+// Past whitespace and comments (inside brackets a comment may sit between two tokens).
+size_t skip_gap(std::string_view text, size_t from) {
+  while (from < text.size()) {
+    if (text[from] == '#') {
+      from = text.find('\n', from);
+      if (from == std::string_view::npos) return text.size();
+    } else if (!is_gap_byte(text[from])) {
+      break;
+    }
+    ++from;
+  }
+  return from;
+}
+
+// Whether `tail` matches `text` at `at`: a space stands for any non-empty gap, a dot may have a
+// gap on either side, any other byte is itself; a tail ending in a word byte ends at a word
+// boundary, and a final `$` asks for the end of a statement.
+bool tail_matches(std::string_view text, size_t at, std::string_view tail) {
+  bool ends_statement = tail.ends_with('$');
+  if (ends_statement) tail.remove_suffix(1);
+  for (char c : tail) {
+    if (c == ' ') {
+      size_t after = skip_gap(text, at);
+      if (after == at) return false;
+      at = after;
+    } else if (c == '.') {
+      at = skip_gap(text, at);
+      if (at >= text.size() || text[at] != '.') return false;
+      at = skip_gap(text, at + 1);
+    } else {
+      if (at >= text.size() || text[at] != c) return false;
+      ++at;
+    }
+  }
+  if (!tail.empty() && is_word_byte(static_cast<unsigned char>(tail.back())) && at < text.size() &&
+      is_word_byte(static_cast<unsigned char>(text[at]))) {
+    return false;
+  }
+  if (!ends_statement) return true;
+  while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+  return at == text.size() || std::string_view("\n\r;#\\").find(text[at]) != std::string_view::npos;
+}
+
+// Whether `prefix` (no spaces) ends the text before `at`, a gap allowed in between.
+bool prefix_matches(std::string_view text, size_t at, std::string_view prefix) {
+  while (at > 0 && is_gap_byte(text[at - 1])) --at;
+  return text.substr(0, at).ends_with(prefix);
 }
 
 }  // namespace
@@ -38,11 +93,17 @@ Prefilter::Prefilter(const std::vector<const RuleSpec*>& rules) {
           scans_.push_back({std::move(needle), any_case, slot});
           continue;
         }
-        // The catalog guarantees a word trigger starts with a word byte.
-        size_t first_end = word_end(trigger, 0);
-        words_[trigger.substr(0, first_end)].push_back({trigger.substr(first_end), slot});
-        min_word_ = std::min(min_word_, first_end);
-        max_word_ = std::max(max_word_, first_end);
+        // The catalog guarantees a word trigger holds a word byte.
+        size_t first = 0;
+        while (!is_word_byte(static_cast<unsigned char>(trigger[first]))) ++first;
+        std::string prefix;
+        std::copy_if(trigger.begin(), trigger.begin() + static_cast<std::ptrdiff_t>(first), std::back_inserter(prefix),
+                     [](char c) { return c != ' '; });
+        size_t first_end = word_end(trigger, first);
+        words_[trigger.substr(first, first_end - first)].push_back(
+            {std::move(prefix), trigger.substr(first_end), slot});
+        min_word_ = std::min(min_word_, first_end - first);
+        max_word_ = std::max(max_word_, first_end - first);
       }
     }
   }
@@ -70,16 +131,8 @@ std::vector<bool> Prefilter::candidates(std::string_view text) const {
     if (length >= min_word_ && length <= max_word_) {
       if (auto found = words_.find(text.substr(i, length)); found != words_.end()) {
         for (const WordTail& word : found->second) {
-          if (satisfied[word.slot]) continue;
-          std::string_view rest = text.substr(end);
-          if (!rest.starts_with(word.tail)) continue;
-          // A tail ending in a word byte must end at a word boundary too.
-          bool ends_word = !word.tail.empty() && is_word_byte(static_cast<unsigned char>(word.tail.back()));
-          if (ends_word && rest.size() > word.tail.size() &&
-              is_word_byte(static_cast<unsigned char>(rest[word.tail.size()]))) {
-            continue;
-          }
-          satisfy(word.slot);
+          if (satisfied[word.slot] || !tail_matches(text, end, word.tail)) continue;
+          if (word.prefix.empty() || prefix_matches(text, i, word.prefix)) satisfy(word.slot);
         }
       }
     }

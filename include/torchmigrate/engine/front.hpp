@@ -37,10 +37,18 @@ class LintEnvironment {
   [[nodiscard]] const Settings& settings() const { return settings_; }
   // TM001, which the fronts implement together; null when it is not enabled.
   [[nodiscard]] const RuleSpec* unused_suppression_rule() const { return unused_suppression_rule_; }
-  // A prefilter over `rules` and then the suppression markers.
+  // A prefilter over `rules`, then the suppression markers, then the marker of our own codes.
   [[nodiscard]] Prefilter prefilter(std::vector<const RuleSpec*> rules) const;
-  // Which of `rules` can fire on `text`, then whether a suppression comment may occur.
+  // Which of `rules` can fire on `text`, then the two markers' flags (read them with the two
+  // functions below).
   [[nodiscard]] std::vector<bool> candidates(size_t rules, const Prefilter& prefilter, std::string_view text) const;
+  // From candidates(): a suppression comment may occur, so suppressions must be read.
+  [[nodiscard]] static bool may_suppress(const std::vector<bool>& fires) { return fires[fires.size() - 2]; }
+  // From candidates(): TM001 is enabled and a directive may name one of our codes (`TM...`); a
+  // file with only `# noqa: E501` cannot get a TM001 finding, so it need not be parsed for it.
+  [[nodiscard]] bool may_report_unused_suppressions(const std::vector<bool>& fires) const {
+    return unused_suppression_rule_ != nullptr && may_suppress(fires) && fires.back();
+  }
   // Applies suppressions, reports unused ones (TM001), explains unmet fix requirements, withholds
   // unfixable fixes and sorts.
   void finish(const SourceFile& file, Suppressions& suppressions, std::vector<Diagnostic>& diagnostics) const;

@@ -2,8 +2,10 @@
 // Which rules can fire on a file, from one pass over its bytes: a rule that cannot is not run,
 // and a file no rule can fire on is not parsed. Word triggers match whole identifier words
 // (a word boundary is any byte outside [A-Za-z0-9_], non-ASCII bytes included); substring
-// triggers match anywhere, any-case ones ignoring ASCII case. A rule fires when one of its
-// `triggers` and one word of each of its `trigger_groups` occur.
+// triggers match anywhere, any-case ones ignoring ASCII case. A word trigger may spell tokens
+// around its words: `from torch import`, `torch.quantization`, `= torch$` (a space or a dot
+// allows any whitespace, `$` is the end of a statement). A rule fires when one of its
+// `triggers` and one entry of each of its `trigger_groups` occur.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +27,9 @@ class Prefilter {
   [[nodiscard]] std::vector<bool> candidates(std::string_view text) const;
 
  private:
-  // A word trigger after its first word, e.g. "/types.h" of "torch/types.h" ("" for a plain word).
+  // A word trigger around its first word: "=" and "$" of "= torch$", "/types.h" of "torch/types.h".
   struct WordTail {
+    std::string prefix;  // spaces removed
     std::string tail;
     size_t slot;  // which any-of list it satisfies
   };

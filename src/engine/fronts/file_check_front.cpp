@@ -45,7 +45,7 @@ class FileCheckFront final : public Front {
       std::unique_ptr<FileCheck> check = (*environment_.registry().file(rules_[i]->check_family))(*rules_[i]);
       check->check(context);
     }
-    if (diagnostics.empty() && !(environment_.unused_suppression_rule() != nullptr && fires.back())) return diagnostics;
+    if (diagnostics.empty() && !environment_.may_report_unused_suppressions(fires)) return diagnostics;
     Suppressions suppressions = Suppressions::parse(file);
     environment_.finish(file, suppressions, diagnostics);
     return diagnostics;

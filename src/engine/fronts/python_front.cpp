@@ -98,10 +98,10 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   LintMemo* memo = input.memo;
   std::vector<Diagnostic> diagnostics;
   // Suppression comments are collected only where one may be.
-  bool wants_comments = fires.back();
+  bool wants_comments = LintEnvironment::may_suppress(fires);
   // A file no enabled rule could match is not parsed at all (most files of a project): a
   // migration tool reports syntax errors only where they could hide a finding.
-  if (checks.empty() && !(environment_.unused_suppression_rule() != nullptr && wants_comments)) return diagnostics;
+  if (checks.empty() && !environment_.may_report_unused_suppressions(fires)) return diagnostics;
   std::optional<python::SyntaxTree> own_tree;
   if (input.tree == nullptr) own_tree.emplace(python::SyntaxTree::parse(file.text()));
   const python::SyntaxTree& tree = input.tree != nullptr ? *input.tree : *own_tree;

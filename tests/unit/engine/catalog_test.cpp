@@ -87,11 +87,14 @@ TEST_CASE("trigger_match and trigger_groups are read and checked") {
   CHECK_THAT(error_of(minimal_rule(R"(, "trigger_groups": [[]])")), Catch::Contains("non-empty array"));
   CHECK_THAT(error_of(minimal_rule(R"(, "trigger_groups": [["a", 1]])")), Catch::Contains("arrays of strings"));
   std::string slash = minimal_rule();
-  slash.replace(slash.find("[\"x\"]"), 5, "[\"/x\"]");
-  CHECK_THAT(error_of(slash), Catch::Contains("must start with [A-Za-z0-9_]"));
+  slash.replace(slash.find("[\"x\"]"), 5, "[\"/.\"]");
+  CHECK_THAT(error_of(slash), Catch::Contains("holds no [A-Za-z0-9_] word"));
   CHECK(error_of(minimal_rule(R"(, "trigger_match": "substring")")).empty());
   slash.replace(slash.rfind('}'), 1, R"(, "trigger_match": "substring"})");
   CHECK(error_of(slash).empty());
+  std::string prefixed = minimal_rule();
+  prefixed.replace(prefixed.find("[\"x\"]"), 5, "[\"= x$\"]");
+  CHECK(error_of(prefixed).empty());
 }
 
 TEST_CASE("the catalog's release pair and impacts come from its rules") {

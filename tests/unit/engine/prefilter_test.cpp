@@ -85,6 +85,44 @@ TEST_CASE("a trigger of several words matches them in sequence, bounded at both 
   });
 }
 
+TEST_CASE("a space or a dot in a word trigger stands for any whitespace Python allows there") {
+  RuleSpec tokens = rule({"torch.quantization", "from torch import", "torch as"});
+  expect(tokens, {
+                     {"torch.quantization.prepare(m)", true},
+                     {"x = (torch\n    . quantization)", true},
+                     {"x = torch.\\\n    quantization", true},
+                     {"from  torch\timport (\n  quantization)", true},
+                     {"from \\\n torch import nn", true},
+                     {"x = (torch  # the module\n  # and more\n  .quantization)", true},
+                     {"import os, torch  as t", true},
+                     {"torchao.quantization", false},
+                     {"torch.quantization_utils", false},
+                     {"torch..quantization", false},
+                     {"torch  # .quantization", false},
+                     {"from torchao import x", false},
+                     {"fromtorch import", false},
+                     {"import torch\nastype = 1", false},
+                 });
+}
+
+TEST_CASE("punctuation before the first word must precede it, and `$` ends a statement") {
+  RuleSpec alias = rule({"= torch$"});
+  expect(alias, {
+                    {"t = torch", true},
+                    {"t=torch\n", true},
+                    {"t: object = torch  # the module", true},
+                    {"t = torch; t.quantization", true},
+                    {"t = \\\n  torch\r\n", true},
+                    {"t = torch \\\n", true},
+                    {"import torch\n", false},
+                    {"x = torch.zeros(1)", false},
+                    {"x = torch(1)", false},
+                    {"x = torchvision", false},
+                    {"x = mytorch", false},
+                    {"f(torch)", false},
+                });
+}
+
 TEST_CASE("substring triggers match inside words; any-case ones ignore ASCII case") {
   RuleSpec arch = rule({"TORCH_CUDA_ARCH_LIST"}, TriggerMatch::Substring);
   expect(arch, {

@@ -57,6 +57,18 @@ TEST_CASE("unused suppressions are reported as TM001 with a fix") {
   CHECK(apply_edits(text, diagnostics[1].fixes[0].edits) == "import torch\nx = 1  # noqa: TM201\n" + kCall + "  # noqa: TM201, E501\n");
 }
 
+TEST_CASE("a file is parsed for TM001 only when a directive may name one of our codes") {
+  // Parsing is observable through the syntax-error note, which only a parsed file gets.
+  const std::string broken = "x = (\n";
+  CHECK(codes_of(broken + "y = 1  # noqa: E501\n", {"TM001"}).empty());
+  CHECK(codes_of(broken + "y = 1  # NOQA\n", {"TM001"}).empty());
+  CHECK(codes_of(broken + "y = 1  # noqa: tm201\n", {"TM001"}).empty());  // not our code: case as written
+  CHECK(codes_of(broken + "y = 1  # noqa: TM201\n", {"TM001"}) == std::vector<std::string>{"TM901@1", "TM001@2"});
+  CHECK(codes_of("x = 1  # noqa: E501, TM201\n", {"TM001"}) == std::vector<std::string>{"TM001@1"});
+  CHECK(codes_of("int x;  // NOLINT(TM151)\n", {"TM001"}, Language::Cxx, "t.cpp") ==
+        std::vector<std::string>{"TM001@1"});
+}
+
 TEST_CASE("NOLINT, NOLINTNEXTLINE and NOLINTBEGIN/END are parsed for C and C++") {
   SourceFile file("a.cpp",
                   "int a = kDLGPU;  // NOLINT(TM151)\n"
