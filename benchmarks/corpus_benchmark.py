@@ -5,9 +5,11 @@ Runs, interleaved, medians of `--repeat` runs, one thread each (CPU is what is c
 - the parse floor: build/tests/syntax_verdict parses every .py with tree-sitter and nothing else;
 - ripgrep: `rg -l` of the catalog's Python trigger words (what finding the candidate files costs);
 - ast-grep: `scan` with benchmarks/ast-grep-rules (4 rules);
-- torchmigrate `check --select ALL -j1 --no-cache`, with the prefilter and, through the test hook
-  TORCHMIGRATE_NO_PREFILTER=1, without it (every rule on every file); with `--baseline BINARY`
-  an older build as well.
+- torchmigrate `check --select ALL -j1 --no-cache` on the same .py files, with the prefilter and,
+  through the test hook TORCHMIGRATE_NO_PREFILTER=1, without it (every rule on every file); with
+  the default rules; with `--baseline BINARY` an older build as well;
+- torchmigrate `--select ALL` on the whole tree (C/C++ and build files too, libclang loaded when
+  there are C/C++ files): not comparable with the Python-only peers, shown for the total.
 Then checks that the prefilter changed no finding on this corpus (parse notes TM900/TM901 aside:
 without the prefilter every file is parsed, so more syntax errors are reported).
 """
@@ -54,9 +56,12 @@ def run_corpus(options):
         file_list = scratch / "python-files.txt"
         file_list.write_text("".join(f"{path}\n" for path in python_files))
 
-        def tm(program, env=None, name=None):
-            argv = [program, "check", corpus, "--select", "ALL", "-j1", "--no-cache", "--output-format", "json",
-                    "--exit-zero"]
+        # The peers read the .py files only, so torchmigrate is given exactly those.
+        python_args = [str(path) for path in python_files]
+
+        def tm(program, env=None, name=None, select=("--select", "ALL"), paths=None):
+            argv = [program, "check", *(paths or python_args), *select, "-j1", "--no-cache", "--output-format",
+                    "json", "--exit-zero"]
             return Run(name, argv, count_json_array, env=env)
 
         runs = []
@@ -81,9 +86,11 @@ def run_corpus(options):
         else:
             print("ast-grep: not installed (npm ci --ignore-scripts)")
         after = tm(binary, name="torchmigrate --select ALL -j1")
+        default_rules = tm(binary, name="torchmigrate, default rules -j1", select=())
         no_prefilter = tm(binary, {**os.environ, "TORCHMIGRATE_NO_PREFILTER": "1"},
                           "torchmigrate, prefilter off (test hook)")
-        runs += [after, no_prefilter]
+        whole_tree = tm(binary, name="torchmigrate --select ALL, whole tree", paths=[str(corpus)])
+        runs += [after, default_rules, no_prefilter, whole_tree]
         before = None
         if options.baseline:
             before = tm(str(Path(options.baseline).resolve()), name="baseline torchmigrate --select ALL -j1")
@@ -106,13 +113,13 @@ def run_corpus(options):
         for run in runs:
             print(run.row())
         print()
-        for peer in runs:
-            if peer is after:
-                continue
-            print(f"  ratio torchmigrate / {peer.name}: "
-                  f"wall {ratio(statistics.median(after.wall), statistics.median(peer.wall)):.2f}, "
-                  f"CPU {ratio(statistics.median(after.cpu), statistics.median(peer.cpu)):.2f}, "
-                  f"peak RSS {ratio(max(after.rss), max(peer.rss)):.2f}")
+        peers = [run for run in runs if run not in (after, default_rules, no_prefilter, whole_tree, before)]
+        for ours, theirs in [(after, peer) for peer in peers] + [(default_rules, peer) for peer in peers] + \
+                [(after, no_prefilter)] + ([(after, before)] if before is not None else []):
+            print(f"  ratio {ours.name} / {theirs.name}: "
+                  f"wall {ratio(statistics.median(ours.wall), statistics.median(theirs.wall)):.2f}, "
+                  f"CPU {ratio(statistics.median(ours.cpu), statistics.median(theirs.cpu)):.2f}, "
+                  f"peak RSS {ratio(max(ours.rss), max(theirs.rss)):.2f}")
 
         with_prefilter = findings(after.output)
         without = findings(no_prefilter.output)
