@@ -181,12 +181,10 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
   // Records how names bound to the `move.from` module are used, to decide whether moving the
   // import keeps every use working.
   void visit_identifier(Node identifier, PythonCheckContext& context) {
-    // Only names imported from `move.from` matter, and that import spells its last component:
-    // without it, no identifier of the file needs its parent (a walk from the root) or a lookup.
-    if (!mentions_moved_)
-      mentions_moved_ = context.file().text().find(last_component(move_->from)) != std::string_view::npos;
-    if (!*mentions_moved_) return;
-    if (!is_reference_identifier(identifier)) return;
+    // Only names imported from `move.from` matter: an identifier spelled otherwise needs neither
+    // its parent (a walk from the root) nor a lookup.
+    if (!moved_names_) moved_names_ = names_imported_from_moved(context);
+    if (!moved_names_->contains(identifier.text()) || !is_reference_identifier(identifier)) return;
     const python::Binding* binding = context.model().lookup(identifier.text(), identifier);
     if (binding == nullptr || binding->kind != python::BindingKind::Import) return;
     if (binding->qualified_name != move_->from) return;
@@ -194,6 +192,21 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
     bool supported = parent && parent.kind() == "attribute" && parent.field("object") == identifier &&
                      is_moved_name(parent.field("attribute").text());
     if (!supported) unsupported_uses_.insert(binding);
+  }
+
+  // The names any scope binds by importing `move.from`; none without its last component in the text.
+  [[nodiscard]] std::set<std::string, std::less<>> names_imported_from_moved(PythonCheckContext& context) const {
+    std::set<std::string, std::less<>> names;
+    if (context.file().text().find(last_component(move_->from)) == std::string_view::npos) return names;
+    for (const python::Scope& scope : context.model().scopes()) {
+      for (const auto& [name, bindings] : scope.bindings) {
+        bool moved = std::any_of(bindings.begin(), bindings.end(), [&](const python::Binding& binding) {
+          return binding.kind == python::BindingKind::Import && binding.qualified_name == move_->from;
+        });
+        if (moved) names.insert(name);
+      }
+    }
+    return names;
   }
 
   // `Name.attr` where `Name` is a class, function or object brought in by a from-import under a
@@ -305,7 +318,7 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
   std::vector<Pending> pending_;
   std::vector<Use> uses_;
   std::set<const python::Binding*> unsupported_uses_;
-  std::optional<bool> mentions_moved_;  // of this check's file, tested on its first identifier
+  std::optional<std::set<std::string, std::less<>>> moved_names_;  // of this check's file, on its first identifier
 };
 
 }  // namespace
