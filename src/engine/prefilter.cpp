@@ -102,8 +102,8 @@ Prefilter::Prefilter(const std::vector<const RuleSpec*>& rules) {
         size_t first_end = word_end(trigger, first);
         words_[trigger.substr(first, first_end - first)].push_back(
             {std::move(prefix), trigger.substr(first_end), slot});
-        min_word_ = std::min(min_word_, first_end - first);
-        max_word_ = std::max(max_word_, first_end - first);
+        size_t length = std::min(first_end - first, kLongestWord);
+        first_words_[static_cast<unsigned char>(trigger[first])] |= uint64_t{1} << length;
       }
     }
   }
@@ -128,7 +128,7 @@ std::vector<bool> Prefilter::candidates(std::string_view text) const {
     }
     size_t end = word_end(text, i);
     size_t length = end - i;
-    if (length >= min_word_ && length <= max_word_) {
+    if ((first_words_[static_cast<unsigned char>(text[i])] >> std::min(length, kLongestWord)) & 1) {
       if (auto found = words_.find(text.substr(i, length)); found != words_.end()) {
         for (const WordTail& word : found->second) {
           if (satisfied[word.slot] || !tail_matches(text, end, word.tail)) continue;

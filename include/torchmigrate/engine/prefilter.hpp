@@ -8,6 +8,7 @@
 // `triggers` and one entry of each of its `trigger_groups` occur.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -49,8 +50,10 @@ class Prefilter {
   };
   std::unordered_map<std::string, std::vector<WordTail>, WordHash, std::equal_to<>> words_;  // by first word
   std::vector<Scan> scans_;
-  size_t min_word_ = SIZE_MAX;
-  size_t max_word_ = 0;
+  // Per first byte, bit n set when some trigger's first word has that byte and length n: most
+  // words of a file are rejected here, without hashing them.
+  std::array<uint64_t, 256> first_words_{};
+  static constexpr size_t kLongestWord = 63;
 };
 
 // Whether `c` is part of an identifier word for trigger matching.
