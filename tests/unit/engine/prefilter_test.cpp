@@ -43,11 +43,11 @@ TEST_CASE("words of any length are found, past the length the quick check tells 
   std::string long_word(70, 'w');
   RuleSpec long_trigger = rule({long_word});
   expect(long_trigger, {
-      {long_word, true},
-      {"x " + long_word + "(1)", true},
-      {std::string(64, 'w'), false},
-      {std::string(71, 'w'), false},
-  });
+                           {long_word, true},
+                           {"x " + long_word + "(1)", true},
+                           {std::string(64, 'w'), false},
+                           {std::string(71, 'w'), false},
+                       });
 }
 
 TEST_CASE("a word at the very start or end of the file matches") {
