@@ -74,6 +74,9 @@ std::string module_names(const python::SemanticModel& model, const std::vector<p
       size_t index = statement_index(ranges, binding.node.start());
       out.append(name).append(1, '\0').append(std::to_string(static_cast<int>(binding.kind)));
       out.append(1, '\0').append(binding.qualified_name);
+      // `from m import C` and `import m.C as C` bind the same name to different statements, and
+      // TM301 tells an object imported by name from a module imported whole.
+      out.append(1, '\0').append(binding.node ? binding.node.kind() : "");
       for (const auto& alternative : binding.alternatives) out.append(1, '\0').append(alternative.value_or("-"));
       python::Node statement = index < statements.size() ? statements[index] : python::Node();
       if (statement && !binds_directly(statement, binding)) out.append(1, '\0').append(statement.text());

@@ -51,11 +51,11 @@ class PythonCheck {
   virtual void visit(python::Node node, PythonCheckContext& context) = 0;
   // Called once after the traversal, for checks that decide on the whole file.
   virtual void finish(PythonCheckContext& /*context*/) {}
-  // True when every finding (and fix) lies in one top-level statement and depends only on that
-  // statement's nodes and on what the names it uses resolve to: then an editor's edit elsewhere
-  // cannot change it. A check that follows a name to its definition, or weighs uses across the
-  // file, must say false.
-  [[nodiscard]] virtual bool statement_local() const { return false; }
+  // True when, in a file with this `text`, every finding (and fix) lies in one top-level
+  // statement and depends only on that statement's nodes and on what the names it uses resolve
+  // to: then an editor's edit elsewhere cannot change it. A check that follows a name to its
+  // definition, or weighs uses across the file, must say false (for this text, at least).
+  [[nodiscard]] virtual bool statement_local(std::string_view /*text*/) const { return false; }
 
   [[nodiscard]] const RuleSpec& rule() const { return rule_; }
 

@@ -74,6 +74,12 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
     return {"import_statement", "import_from_statement", "attribute", "identifier"};
   }
 
+  // Import statements and uses are reported each on its own; only the `move` fix weighs every
+  // use of the imported name, and no file without the moved module's last name can get it.
+  [[nodiscard]] bool statement_local(std::string_view text) const override {
+    return !move_ || text.find(last_component(move_->from)) == std::string_view::npos;
+  }
+
   void visit(Node node, PythonCheckContext& context) override {
     std::string_view kind = node.kind();
     if (kind == "attribute") {

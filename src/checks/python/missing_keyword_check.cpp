@@ -39,7 +39,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
 
   [[nodiscard]] std::vector<std::string_view> node_kinds() const override { return {"call"}; }
   // A finding is one call: what its callee resolves to and its own arguments.
-  [[nodiscard]] bool statement_local() const override { return true; }
+  [[nodiscard]] bool statement_local(std::string_view /*text*/) const override { return true; }
 
   void visit(Node call, PythonCheckContext& context) override {
     if (!callee_may_end_in(call, last_names_)) return;  // most calls: no look-up at all

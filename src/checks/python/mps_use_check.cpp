@@ -54,7 +54,7 @@ class MpsUseCheck final : public engine::PythonCheck {
   }
 
   // A finding is one import, attribute, call or keyword: what it names or resolves to.
-  [[nodiscard]] bool statement_local() const override { return true; }
+  [[nodiscard]] bool statement_local(std::string_view /*text*/) const override { return true; }
 
   void visit(Node node, PythonCheckContext& context) override {
     std::string_view kind = node.kind();

@@ -30,7 +30,7 @@ class RenamedEnumMemberCheck final : public engine::PythonCheck {
 
   [[nodiscard]] std::vector<std::string_view> node_kinds() const override { return {"attribute", "call"}; }
   // A finding is one attribute or getattr call, and its fix rewrites only that.
-  [[nodiscard]] bool statement_local() const override { return true; }
+  [[nodiscard]] bool statement_local(std::string_view /*text*/) const override { return true; }
 
   void visit(Node node, engine::PythonCheckContext& context) override {
     if (node.kind() == "attribute") {

@@ -24,7 +24,7 @@ class SegmentReduceCheck final : public engine::PythonCheck {
 
   [[nodiscard]] std::vector<std::string_view> node_kinds() const override { return {"attribute", "identifier"}; }
   // A finding is one name: what it resolves to and the kind of its binding.
-  [[nodiscard]] bool statement_local() const override { return true; }
+  [[nodiscard]] bool statement_local(std::string_view /*text*/) const override { return true; }
 
   void visit(Node node, PythonCheckContext& context) override {
     if (node.kind() == "identifier") {

@@ -24,7 +24,7 @@ class TensordotOutCheck final : public engine::PythonCheck {
 
   [[nodiscard]] std::vector<std::string_view> node_kinds() const override { return {"call"}; }
   // A finding is one call: what its callee resolves to and its own arguments.
-  [[nodiscard]] bool statement_local() const override { return true; }
+  [[nodiscard]] bool statement_local(std::string_view /*text*/) const override { return true; }
 
   void visit(Node call, engine::PythonCheckContext& context) override {
     std::optional<std::string> callee = context.model().resolve_call(call);

@@ -112,8 +112,9 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   }
 
   // An editor's edit inside one statement: check that statement only, keep the others' findings.
-  bool memorable = memo != nullptr && std::all_of(checks.begin(), checks.end(),
-                                                  [](const auto& check) { return check->statement_local(); });
+  bool memorable = memo != nullptr && std::all_of(checks.begin(), checks.end(), [&](const auto& check) {
+                     return check->statement_local(file.text());
+                   });
   std::vector<python::Node> statements;
   std::vector<TextRange> ranges;
   std::optional<StatementReuse> reuse;

@@ -59,7 +59,12 @@ const std::vector<std::string> kLines = {"x = 1",
                                          "DLDeviceType = None",
                                          "from torch.utils.dlpack import DLDeviceType",
                                          "import torch.mps",
-                                         "device = torch.device('mps')"};
+                                         "device = torch.device('mps')",
+                                         "import torch.ao.quantization as tq",
+                                         "tq.prepare(m)",
+                                         "from torch.ao.quantization import QConfig",
+                                         "QConfig.from_dict(d)",
+                                         "from torch.ao.quantization.quantize_pt2e import prepare_pt2e"};
 
 struct Typing {
   std::string text;
@@ -116,14 +121,30 @@ void undo(Typing& state) {
   replace(state, state.last_inserted, removed);
 }
 
+// Lints the state with its memo and whole, checks that both agree, and returns the findings.
+std::string lint_both(const engine::Linter& linter, Typing& state) {
+  SourceFile file("m.py", state.text, Language::Python);
+  std::string remembered = describe(linter.lint(file, state.tree, {}, &state.memo));
+  CHECK(remembered == describe(linter.lint(file, state.tree)));
+  return remembered;
+}
+
+// Replaces the first `from` in the state's text with `to`.
+void edit(Typing& state, const std::string& from, const std::string& to) {
+  size_t at = state.text.find(from);
+  REQUIRE(at != std::string::npos);
+  replace(state, {static_cast<uint32_t>(at), static_cast<uint32_t>(at + from.size())}, to);
+}
+
 }  // namespace
 
 TEST_CASE("Re-checking only the edited statement finds what a full lint finds") {
   engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
   std::vector<fs::path> sources;
   // The rules of the statement-local families: missing-keyword, segment-reduce,
-  // renamed-enum-member, tensordot-out, mps-use.
-  for (const char* rule : {"TM201", "TM202", "TM302", "TM108", "TM109", "TM305", "TM306"}) {
+  // renamed-enum-member, tensordot-out, mps-use, and deprecated-module-tree in files without
+  // its moved module.
+  for (const char* rule : {"TM201", "TM202", "TM302", "TM108", "TM109", "TM305", "TM306", "TM301"}) {
     for (const auto& entry :
          fs::directory_iterator(fs::path(TORCHMIGRATE_SOURCE_DIR) / "tests/fixtures/python" / rule)) {
       if (entry.path().extension() == ".py") sources.push_back(entry.path());
@@ -169,44 +190,33 @@ TEST_CASE("Re-checking only the edited statement finds what a full lint finds") 
 
 TEST_CASE("An edit that changes what other statements mean re-checks them all") {
   engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
-  auto lint_both = [&](Typing& state) {
-    SourceFile file("m.py", state.text, Language::Python);
-    std::string remembered = describe(linter.lint(file, state.tree, {}, &state.memo));
-    CHECK(remembered == describe(linter.lint(file, state.tree)));
-    return remembered;
-  };
-  auto edit = [](Typing& state, const std::string& from, const std::string& to) {
-    size_t at = state.text.find(from);
-    REQUIRE(at != std::string::npos);
-    replace(state, {static_cast<uint32_t>(at), static_cast<uint32_t>(at + from.size())}, to);
-  };
   const std::string text =
       "import torch\n\nif torch.__version__ < \"2.8\":\n    raise ImportError(\"needs torch 2.8\")\n\n"
       "export = torch.export.export\n\n\ndef run(m, x):\n    return export(m, (x,))\n";
   Typing state{text, python::SyntaxTree::parse(text), {}, {}, {}};
   // Code after the early exit runs on torch 2.8 only: nothing to report.
-  CHECK(lint_both(state).empty());
+  CHECK(lint_both(linter, state).empty());
   // The exit is gone: the call after it now runs on 2.7 as well.
   edit(state, "raise ImportError", "print");
-  CHECK(lint_both(state).find("TM201") != std::string::npos);
+  CHECK(lint_both(linter, state).find("TM201") != std::string::npos);
   // `export` no longer names torch's.
   edit(state, "export = torch.export.export", "export = print");
-  CHECK(lint_both(state).empty());
+  CHECK(lint_both(linter, state).empty());
   // Inside the function only: the shortcut, with the same answer.
   edit(state, "export = print", "export = torch.export.export");
-  CHECK(lint_both(state).find("TM201") != std::string::npos);
+  CHECK(lint_both(linter, state).find("TM201") != std::string::npos);
   uint64_t before = state.memo.reuses;
   edit(state, "return export(m, (x,))", "return export(m, (x, x))");
-  CHECK(lint_both(state).find("TM201") != std::string::npos);
+  CHECK(lint_both(linter, state).find("TM201") != std::string::npos);
   CHECK(state.memo.reuses == before + 1);
   // A syntax error inside the function: still one statement, reported fresh each time.
   edit(state, "return export", "return = export");
-  std::string broken = lint_both(state);
+  std::string broken = lint_both(linter, state);
   INFO(broken);
   CHECK(broken.find("TM901") != std::string::npos);
   CHECK(state.memo.reuses == before + 2);
   edit(state, "return = export", "return export");
-  CHECK(lint_both(state).find("TM901") == std::string::npos);
+  CHECK(lint_both(linter, state).find("TM901") == std::string::npos);
 }
 
 TEST_CASE("A binding that moves into a branch re-checks every statement") {
@@ -214,14 +224,8 @@ TEST_CASE("A binding that moves into a branch re-checks every statement") {
   const std::string text =
       "import torch\n\nexport = print\nwith ctx:\n    export = torch.export.export\n\nexport(m, (x,))\n";
   Typing state{text, python::SyntaxTree::parse(text), {}, {}, {}};
-  auto lint_both = [&] {
-    SourceFile file("m.py", state.text, Language::Python);
-    std::string remembered = describe(linter.lint(file, state.tree, {}, &state.memo));
-    CHECK(remembered == describe(linter.lint(file, state.tree)));
-    return remembered;
-  };
   // After the `with`, `export` is torch's: reported, with fixes.
-  std::string certain = lint_both();
+  std::string certain = lint_both(linter, state);
   CHECK(certain.find("fix Add") != std::string::npos);
   // In a `case` the binding may not run: `export` may still be `print`. Same names, same kinds,
   // but the use in another statement now reads differently.
@@ -229,7 +233,34 @@ TEST_CASE("A binding that moves into a branch re-checks every statement") {
   size_t at = state.text.find(with);
   replace(state, {static_cast<uint32_t>(at), static_cast<uint32_t>(at + with.size())},
           "match ctx:\n    case _:\n        export");
-  std::string uncertain = lint_both();
+  std::string uncertain = lint_both(linter, state);
   CHECK(uncertain.find("uncertain") != std::string::npos);
   CHECK(uncertain.find("fix Add") == std::string::npos);
+}
+
+TEST_CASE("TM301 re-checks one statement unless its moved module is spelled") {
+  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  const std::string text =
+      "import torch\nfrom torch.ao.quantization import QConfig\n\n\ndef build(d):\n    return "
+      "QConfig.from_dict(d)\n\n\n"
+      "def run(m):\n    return torch.ao.quantization.prepare(m)\n";
+  Typing state{text, python::SyntaxTree::parse(text), {}, {}, {}};
+  lint_both(linter, state);
+  // An edit inside one function: the other's findings are kept, not recomputed.
+  edit(state, "prepare(m)", "prepare(m, inplace=True)");
+  CHECK(lint_both(linter, state).find("torch.ao.quantization.prepare") != std::string::npos);
+  CHECK(state.memo.reuses == 1);
+  // The class imported by name is reported at its import only; imported as a module member
+  // under the same name and meaning, its use is a use of the deprecated tree again.
+  size_t at_use = state.text.find("QConfig.from_dict");
+  CHECK(lint_both(linter, state).find(std::to_string(at_use) + "-") == std::string::npos);
+  edit(state, "from torch.ao.quantization import QConfig", "import torch.ao.quantization.QConfig as QConfig");
+  CHECK(lint_both(linter, state).find(std::to_string(state.text.find("QConfig.from_dict")) + "-") != std::string::npos);
+  // Spelling the moved module makes every statement depend on the others: no shortcut.
+  uint64_t before = state.memo.reuses;
+  edit(state, "import torch\n", "import torch\nimport torch.ao.quantization.quantize_pt2e as qp\n");
+  lint_both(linter, state);
+  edit(state, "inplace=True", "inplace=False");
+  lint_both(linter, state);
+  CHECK(state.memo.reuses == before);
 }
