@@ -347,7 +347,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   // Build every linter up front: a bad configuration fails before any file is touched.
   std::vector<const engine::Linter*> linters;
   linters.reserve(discovery.files.size());
-  for (const engine::DiscoveredFile& file : discovery.files) linters.push_back(&workspace.linter_for(file.path));
+  for (const engine::DiscoveredFile& file : discovery.files) linters.push_back(&workspace.linter_for(file));
   ContextLines context_lines = machine_readable || options.quiet || options.silent ? ContextLines::NotesOnly
                                : options.verbose                                     ? ContextLines::Verbose
                                                                                      : ContextLines::Normal;

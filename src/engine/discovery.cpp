@@ -87,7 +87,7 @@ void add_link(const fs::directory_entry& entry, const fs::path& root, const fs::
   }
   Language language = language_for(real, build_extensions);
   if (language == Language::Unknown) language = language_for(entry.path(), build_extensions);
-  found.push_back({{(root / *relative).lexically_normal(), language}, real});
+  found.push_back({{(root / *relative).lexically_normal(), language, std::nullopt, true}, real});
 }
 
 }  // namespace
@@ -156,7 +156,8 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       if (language != Language::Unknown && entry.is_regular_file(error) && !excluded(entry.path(), false)) {
         // No link was followed to get here, so the real path is the root's plus the relative part.
         fs::path relative = entry.path().lexically_relative(root);
-        found.push_back({{entry.path().lexically_normal(), language}, (real_root / relative).lexically_normal()});
+        found.push_back({{entry.path().lexically_normal(), language, std::nullopt, true},
+                         (real_root / relative).lexically_normal()});
       }
     }
   }

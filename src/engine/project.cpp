@@ -77,9 +77,17 @@ fs::path ProjectIndex::root_of(const fs::path& path) {
 
 fs::path ProjectIndex::root_of(const fs::path& path, const fs::file_status& link) {
   std::lock_guard lock(mutex_);
+  // A regular file starts from its directory, so its directory decides.
+  std::string directory;
+  if (fs::is_regular_file(link)) {
+    directory = path.parent_path().native();
+    if (auto it = file_directory_roots_.find(directory); it != file_directory_roots_.end()) return it->second;
+  }
   fs::path start = start_of(path, link);
   std::optional<fs::path> edge = nearest_edge(start);
-  return edge ? *edge : start;
+  fs::path root = edge ? *edge : start;
+  if (fs::is_regular_file(link)) file_directory_roots_.emplace(std::move(directory), root);
+  return root;
 }
 
 // As start_directory, but each directory is resolved once: canonicalising every file's whole path

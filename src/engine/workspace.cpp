@@ -7,6 +7,16 @@ namespace torchmigrate::engine {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// A plain file is known to be a regular file: no lstat.
+fs::file_status status_of(const DiscoveredFile& file) {
+  std::error_code error;
+  return file.plain ? fs::file_status(fs::file_type::regular) : fs::symlink_status(file.path, error);
+}
+
+}  // namespace
+
 Workspace::Workspace(const Catalog& catalog, const CheckRegistry& registry, CliOverrides overrides,
                      std::optional<fs::path> explicit_config, bool isolated)
     : catalog_(catalog), registry_(registry),
@@ -35,12 +45,12 @@ const ResolvedConfig& Workspace::config_of_existing(const fs::path& path, bool d
   return *it->second;
 }
 
-FileContext Workspace::context_for(const fs::path& path) {
+FileContext Workspace::context_for(const fs::path& path, bool plain) {
   std::lock_guard lock(mutex_);
   FileContext context;
   // One lstat serves both look-ups; only a plain file may take its directory's configuration.
   std::error_code error;
-  fs::file_status link = fs::symlink_status(path, error);
+  fs::file_status link = plain ? fs::file_status(fs::file_type::regular) : fs::symlink_status(path, error);
   context.config = fs::is_regular_file(link) ? &config_of_existing(path, false) : &resolver_.for_path(path);
   context.project = projects_.project_of(path, link);
   std::vector<std::string> ignored = context.config->ignored_for(path);
@@ -109,7 +119,7 @@ std::vector<DiscoveredFile> Workspace::project_files(const fs::path& root) {
     if (walked_files_ != nullptr && std::any_of(walked_directories_.begin(), walked_directories_.end(), inside)) {
       std::vector<DiscoveredFile> files;
       for (const DiscoveredFile& file : *walked_files_) {
-        if (projects_.root_of(file.path) == root) files.push_back(file);
+        if (projects_.root_of(file.path, status_of(file)) == root) files.push_back(file);
       }
       return files;
     }
@@ -117,7 +127,8 @@ std::vector<DiscoveredFile> Workspace::project_files(const fs::path& root) {
   DiscoveryFilter walk_filter = filter(false);
   Discovery discovery = discover({root.string()}, config_for(root).build_extensions, &walk_filter);
   // Files of nested projects belong to those projects.
-  std::erase_if(discovery.files, [&](const DiscoveredFile& file) { return projects_.root_of(file.path) != root; });
+  std::erase_if(discovery.files,
+                [&](const DiscoveredFile& file) { return projects_.root_of(file.path, status_of(file)) != root; });
   return std::move(discovery.files);
 }
 

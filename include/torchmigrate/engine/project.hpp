@@ -12,6 +12,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "torchmigrate/engine/discovery.hpp"
@@ -83,6 +85,8 @@ class ProjectIndex {
   // By absolute directory name, as given.
   std::map<std::filesystem::path, std::optional<std::filesystem::path>> real_directories_;
   std::map<std::filesystem::path, std::shared_ptr<const Project>> projects_;
+  // A regular file's root by its directory as written: most files need no path arithmetic.
+  std::unordered_map<std::string, std::filesystem::path> file_directory_roots_;
 };
 
 }  // namespace torchmigrate::engine

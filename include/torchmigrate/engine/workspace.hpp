@@ -40,8 +40,10 @@ class Workspace {
   const ResolvedConfig& config_for(const std::filesystem::path& path);
   // The linter for one file: its configuration, its project and its per-file ignores. Thread-safe.
   const Linter& linter_for(const std::filesystem::path& path);
-  // Everything that decided the file's settings.
-  FileContext context_for(const std::filesystem::path& path);
+  const Linter& linter_for(const DiscoveredFile& file) { return *context_for(file.path, file.plain).linter; }
+  // Everything that decided the file's settings. `plain`: the caller knows the path to be a
+  // regular file and no link (DiscoveredFile::plain), which saves an lstat.
+  FileContext context_for(const std::filesystem::path& path, bool plain = false);
   std::shared_ptr<const Project> project_of(const std::filesystem::path& path) { return projects_.project_of(path); }
   // The walk's filter: configured excludes, .gitignore (unless disabled), configured extensions.
   DiscoveryFilter filter(bool force_exclude);
