@@ -40,8 +40,8 @@ size_t skip_gap(std::string_view text, size_t from) {
   return from;
 }
 
-// Whether `tail` matches `text` at `at`: a space stands for any non-empty gap, a dot may have a
-// gap on either side, any other byte is itself; a tail ending in a word byte ends at a word
+// Whether `tail` matches `text` at `at`: a space stands for any non-empty gap, punctuation may
+// have a gap on either side, a word byte is itself; a tail ending in a word byte ends at a word
 // boundary, and a final `$` asks for the end of a statement.
 bool tail_matches(std::string_view text, size_t at, std::string_view tail) {
   bool ends_statement = tail.ends_with('$');
@@ -51,9 +51,9 @@ bool tail_matches(std::string_view text, size_t at, std::string_view tail) {
       size_t after = skip_gap(text, at);
       if (after == at) return false;
       at = after;
-    } else if (c == '.') {
+    } else if (!is_word_byte(static_cast<unsigned char>(c))) {
       at = skip_gap(text, at);
-      if (at >= text.size() || text[at] != '.') return false;
+      if (at >= text.size() || text[at] != c) return false;
       at = skip_gap(text, at + 1);
     } else {
       if (at >= text.size() || text[at] != c) return false;

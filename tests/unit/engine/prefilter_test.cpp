@@ -96,7 +96,7 @@ TEST_CASE("a trigger of several words matches them in sequence, bounded at both 
   });
 }
 
-TEST_CASE("a space or a dot in a word trigger stands for any whitespace Python allows there") {
+TEST_CASE("a space or punctuation in a word trigger allows any whitespace Python allows there") {
   RuleSpec tokens = rule({"torch.quantization", "from torch import", "torch as"});
   expect(tokens, {
                      {"torch.quantization.prepare(m)", true},
@@ -114,6 +114,14 @@ TEST_CASE("a space or a dot in a word trigger stands for any whitespace Python a
                      {"fromtorch import", false},
                      {"import torch\nastype = 1", false},
                  });
+  RuleSpec call = rule({"type("});
+  expect(call, {
+                   {"type(e) is RuntimeError", true},
+                   {"builtins.type (\n  e)", true},
+                   {"dtype(e)", false},
+                   {"type = 1", false},
+                   {"type[int]", false},
+               });
 }
 
 TEST_CASE("punctuation before the first word must precede it, and `$` ends a statement") {
