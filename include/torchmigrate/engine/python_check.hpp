@@ -20,12 +20,13 @@ namespace torchmigrate::engine {
 
 class PythonCheckContext {
  public:
-  PythonCheckContext(const SourceFile& file, const python::SemanticModel& model, const Settings& settings,
-                     std::vector<Diagnostic>& sink)
-      : file_(file), model_(model), settings_(settings), sink_(sink) {}
+  // `model` gives the file's semantic model, which it may build on the first call.
+  PythonCheckContext(const SourceFile& file, std::function<const python::SemanticModel&()> model,
+                     const Settings& settings, std::vector<Diagnostic>& sink)
+      : file_(file), model_(std::move(model)), settings_(settings), sink_(sink) {}
 
   [[nodiscard]] const SourceFile& file() const { return file_; }
-  [[nodiscard]] const python::SemanticModel& model() const { return model_; }
+  [[nodiscard]] const python::SemanticModel& model() const { return model_(); }
   [[nodiscard]] const Settings& settings() const { return settings_; }
 
   // Reports a finding of `rule`; severity comes from the catalog, the message from its template.
@@ -33,7 +34,7 @@ class PythonCheckContext {
 
  private:
   const SourceFile& file_;
-  const python::SemanticModel& model_;
+  std::function<const python::SemanticModel&()> model_;
   const Settings& settings_;
   std::vector<Diagnostic>& sink_;
 };

@@ -141,8 +141,12 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
     // A module-level name now means something else: every statement may resolve differently.
     if (*names != memo->module_names) focus.reset(), reuse.reset(), model.reset();
   }
-  if (!model) model.emplace(tree.root());
-  PythonCheckContext context(file, *model, settings, diagnostics);
+  // Built on first use: in many files the prefilter lets through, no node a check visits needs it.
+  auto whole_model = [&]() -> const python::SemanticModel& {
+    if (!model) model.emplace(tree.root());
+    return *model;
+  };
+  PythonCheckContext context(file, whole_model, settings, diagnostics);
 
   // The hot loop: for_each_node inlines the visitor, no recursion, no allocation per node.
   uint32_t visited = 0;
@@ -163,16 +167,14 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   poll();
   // Compatibility code already handles both versions, and code only older torch runs is dead
   // for this project: never flag either. Each rule's guards are computed once per file.
+  // Only a file with findings needs them.
   std::optional<python::CompatGuards> guards;
-  if (focus) {
-    guards.emplace(tree.root(), *model, *focus);
-  } else {
-    guards.emplace(tree.root(), *model);
-  }
   std::map<std::string, python::GuardRule> guard_rules;
   std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
     const RuleSpec* rule = environment_.catalog().find(diagnostic.code);
     if (rule == nullptr) return false;
+    if (!guards && focus) guards.emplace(tree.root(), whole_model(), *focus);
+    if (!guards) guards.emplace(tree.root(), whole_model());
     auto [it, inserted] = guard_rules.try_emplace(rule->code);
     if (inserted) it->second = guard_rule(*rule, settings);
     return guards->verdict(diagnostic.range.start, rule->code, it->second) != python::GuardVerdict::Report;
@@ -195,7 +197,7 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
       memo->guard_statements.push_back(is_guard_statement(statement));
       memo->broken_statements.push_back(statement.has_error());
     }
-    memo->module_names = names ? *names : module_names(*model, statements, ranges);
+    memo->module_names = names ? *names : module_names(whole_model(), statements, ranges);
     memo->findings = diagnostics;
     memo->comments = comments;
     memo->front = id_;
