@@ -9,10 +9,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A plain file is known to be a regular file: no lstat.
-fs::file_status status_of(const DiscoveredFile& file) {
+// A plain file (DiscoveredFile::plain) is known to be a regular file: no lstat.
+fs::file_status status_of(const fs::path& path, bool plain) {
   std::error_code error;
-  return file.plain ? fs::file_status(fs::file_type::regular) : fs::symlink_status(file.path, error);
+  return plain ? fs::file_status(fs::file_type::regular) : fs::symlink_status(path, error);
 }
 
 }  // namespace
@@ -48,9 +48,9 @@ const ResolvedConfig& Workspace::config_of_existing(const fs::path& path, bool d
 FileContext Workspace::context_for(const fs::path& path, bool plain) {
   std::lock_guard lock(mutex_);
   FileContext context;
-  // One lstat serves both look-ups; only a plain file may take its directory's configuration.
-  std::error_code error;
-  fs::file_status link = plain ? fs::file_status(fs::file_type::regular) : fs::symlink_status(path, error);
+  // One lstat (or none) serves both look-ups; only a regular file may take its directory's
+  // configuration.
+  fs::file_status link = status_of(path, plain);
   context.config = fs::is_regular_file(link) ? &config_of_existing(path, false) : &resolver_.for_path(path);
   context.project = projects_.project_of(path, link);
   std::vector<std::string> ignored = context.config->ignored_for(path);
@@ -119,7 +119,7 @@ std::vector<DiscoveredFile> Workspace::project_files(const fs::path& root) {
     if (walked_files_ != nullptr && std::any_of(walked_directories_.begin(), walked_directories_.end(), inside)) {
       std::vector<DiscoveredFile> files;
       for (const DiscoveredFile& file : *walked_files_) {
-        if (projects_.root_of(file.path, status_of(file)) == root) files.push_back(file);
+        if (projects_.root_of(file.path, status_of(file.path, file.plain)) == root) files.push_back(file);
       }
       return files;
     }
@@ -127,8 +127,9 @@ std::vector<DiscoveredFile> Workspace::project_files(const fs::path& root) {
   DiscoveryFilter walk_filter = filter(false);
   Discovery discovery = discover({root.string()}, config_for(root).build_extensions, &walk_filter);
   // Files of nested projects belong to those projects.
-  std::erase_if(discovery.files,
-                [&](const DiscoveredFile& file) { return projects_.root_of(file.path, status_of(file)) != root; });
+  std::erase_if(discovery.files, [&](const DiscoveredFile& file) {
+    return projects_.root_of(file.path, status_of(file.path, file.plain)) != root;
+  });
   return std::move(discovery.files);
 }
 

@@ -130,3 +130,23 @@ TEST_CASE("The per-directory project look-up resolves links like the uncached on
   CHECK(index.root_of(root / "alias/pkg/m.py") == root / "real");
   CHECK(index.root_of(root / "real/pkg/to_other.py") == root / "other");
 }
+
+TEST_CASE("Only a regular file the walk reached is plain; a link named on the command line is looked at") {
+  TempProject tree;
+  tree.write("real/requirements.txt", "torch>=2.6\n");
+  tree.write("real/m.py", "");
+  tree.write("other/requirements.txt", "torch>=2.8\n");
+  tree.write("other/o.py", "");
+  fs::path root = fs::canonical(tree.root());
+  fs::create_symlink(root / "other" / "o.py", root / "real" / "to_other.py");
+  Discovery walked = discover({(root / "real").string()}, {}, nullptr);
+  REQUIRE(walked.files.size() == 2);  // m.py and requirements.txt; the link leads out of the tree
+  for (const DiscoveredFile& file : walked.files) CHECK(file.plain);
+  Discovery named = discover({(root / "real" / "to_other.py").string()}, {}, nullptr);
+  REQUIRE(named.files.size() == 1);
+  CHECK_FALSE(named.files[0].plain);
+  // The link's project is its target's, which a plain file in its directory would not get.
+  Workspace workspace(Catalog::builtin(), torchmigrate::checks::builtin_registry(), {}, std::nullopt, false);
+  CHECK(workspace.context_for(walked.files[0].path, true).project->root() == root / "real");
+  CHECK(workspace.context_for(named.files[0].path, named.files[0].plain).project->root() == root / "other");
+}
