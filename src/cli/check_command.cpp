@@ -338,7 +338,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   checked_files = discovery.files.size();
   phases.end("discovery");
   if (options.show_files) {
-    for (const engine::DiscoveredFile& file : discovery.files) out << file.path.string() << '\n';
+    for (const engine::DiscoveredFile& file : discovery.files) out << file.path << '\n';
     return finish(discovery.errors.empty() ? kExitClean : kExitUsage);
   }
 
@@ -385,6 +385,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
     std::vector<std::pair<const SourceFile*, std::vector<Diagnostic>>> findings;
     size_t count = 0;
     for (const engine::FileOutcome& outcome : outcomes) {
+      if (outcome.diagnostics.empty()) continue;
       std::vector<Diagnostic> kept;
       for (const Diagnostic& diagnostic : outcome.diagnostics) {
         if (!engine::is_file_problem(diagnostic) && engine::baselinable(diagnostic.code)) kept.push_back(diagnostic);
@@ -422,6 +423,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
       engine::Baseline baseline = engine::Baseline::load(options.baseline, roots);
       size_t hidden = 0, baselinable = 0;
       for (engine::FileOutcome& outcome : outcomes) {
+        if (outcome.diagnostics.empty()) continue;
         hidden += baseline.filter(*outcome.source, outcome.diagnostics);
         for (const Diagnostic& diagnostic : outcome.diagnostics) baselinable += engine::baselinable(diagnostic.code);
       }

@@ -125,8 +125,8 @@ ShardRun start_shard_run(const CheckOptions& options, Shard shard, const std::ve
   for (size_t i = 0; i < files.size(); ++i) {
     std::error_code error;
     uintmax_t size = std::filesystem::file_size(files[i].path, error);
-    list += '\n' + files[i].path.string() + '\0' + std::to_string(error ? 0 : size);
-    run.position.emplace(files[i].path.string(), i);
+    list += '\n' + files[i].path + '\0' + std::to_string(error ? 0 : size);
+    run.position.emplace(files[i].path, i);
   }
   run.fingerprint = engine::content_hash(list);
   return run;

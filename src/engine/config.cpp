@@ -448,8 +448,8 @@ std::optional<fs::path> ConfigResolver::config_file_of(const fs::path& directory
   std::vector<fs::path> asked;
   std::optional<fs::path> found;
   for (fs::path current = directory;; current = current.parent_path()) {
-    if (auto it = directory_cache_.find(current); it != directory_cache_.end()) {
-      found = it->second;
+    if (auto it = directory_cache_.find(current.native()); it != directory_cache_.end()) {
+      if (it->second) found = fs::path(*it->second);
       break;
     }
     asked.push_back(current);
@@ -457,7 +457,8 @@ std::optional<fs::path> ConfigResolver::config_file_of(const fs::path& directory
     found = config_file_in(current, last);
     if (found || last) break;
   }
-  for (const fs::path& below : asked) directory_cache_.emplace(below, found);
+  std::optional<std::string> remembered = found ? std::optional<std::string>(found->native()) : std::nullopt;
+  for (const fs::path& below : asked) directory_cache_.emplace(below.native(), remembered);
   return found;
 }
 

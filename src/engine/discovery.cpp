@@ -32,6 +32,16 @@ Language language_for(const fs::path& path, const buildfiles::ExtraExtensions& b
                                                                                        : Language::Unknown;
 }
 
+bool path_order(std::string_view a, std::string_view b) {
+  // std::filesystem::path puts a relative path before an absolute one, then compares components:
+  // on strings that is a separator sorting before every other byte.
+  bool a_absolute = a.starts_with('/'), b_absolute = b.starts_with('/');
+  if (a_absolute != b_absolute) return b_absolute;
+  auto rank = [](char c) { return c == '/' ? 0 : static_cast<unsigned char>(c) + 1; };
+  return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(),
+                                      [&](char x, char y) { return rank(x) < rank(y); });
+}
+
 bool is_default_excluded(const std::string& name) {
   static constexpr std::array<std::string_view, 16> kExcluded = {
       ".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".ruff_cache", ".pytest_cache",
@@ -53,7 +63,7 @@ std::optional<fs::path> inside(const fs::path& path, const fs::path& root) {
 
 struct Found {
   DiscoveredFile file;
-  fs::path real;  // canonical path, so one file reached by two names is checked once
+  std::string real;  // canonical path, so one file reached by two names is checked once
 };
 
 // A link met while walking `root`: its real file is checked when it lies inside the tree.
@@ -87,7 +97,7 @@ void add_link(const fs::directory_entry& entry, const fs::path& root, const fs::
   }
   Language language = language_for(real, build_extensions);
   if (language == Language::Unknown) language = language_for(entry.path(), build_extensions);
-  found.push_back({{(root / *relative).lexically_normal(), language, std::nullopt, true}, real});
+  found.push_back({{(root / *relative).lexically_normal().string(), language, std::nullopt, true}, real.string()});
 }
 
 }  // namespace
@@ -124,7 +134,7 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       if (language == Language::Unknown) {
         unknown.push_back(argument);
       } else {
-        found.push_back({{root, language}, real_root});
+        found.push_back({{root.string(), language}, real_root.string()});
       }
       continue;
     }
@@ -156,13 +166,14 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       if (language != Language::Unknown && entry.is_regular_file(error) && !excluded(entry.path(), false)) {
         // No link was followed to get here, so the real path is the root's plus the relative part.
         fs::path relative = entry.path().lexically_relative(root);
-        found.push_back({{entry.path().lexically_normal(), language, std::nullopt, true},
-                         (real_root / relative).lexically_normal()});
+        found.push_back({{entry.path().lexically_normal().string(), language, std::nullopt, true},
+                         (real_root / relative).lexically_normal().string()});
       }
     }
   }
-  std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.file.path < b.file.path; });
-  std::set<fs::path> seen;
+  std::sort(found.begin(), found.end(),
+            [](const Found& a, const Found& b) { return path_order(a.file.path, b.file.path); });
+  std::set<std::string> seen;
   for (Found& entry : found) {
     if (seen.insert(entry.real).second) result.files.push_back(std::move(entry.file));
   }

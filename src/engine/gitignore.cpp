@@ -31,7 +31,7 @@ bool has_git_entry_at_or_above(fs::path directory) {
 }  // namespace
 
 git_repository* GitIgnore::repository_for(const fs::path& directory, fs::path& workdir) {
-  auto cached = by_directory_.find(directory);
+  auto cached = by_directory_.find(directory.native());
   if (cached != by_directory_.end()) {
     workdir = cached->second.second;
     return cached->second.first;
@@ -40,16 +40,16 @@ git_repository* GitIgnore::repository_for(const fs::path& directory, fs::path& w
   // none), which is what libgit2's discovery walk would find again: one lstat instead of that
   // walk per directory. (A bare repository found by that walk counts as none here as well.)
   std::error_code error;
-  if (auto parent = by_directory_.find(directory.parent_path());
+  if (auto parent = by_directory_.find(directory.parent_path().native());
       parent != by_directory_.end() &&
       fs::symlink_status(directory / ".git", error).type() == fs::file_type::not_found) {
     workdir = parent->second.second;
-    by_directory_.emplace(directory, parent->second);
+    by_directory_.emplace(directory.native(), parent->second);
     return parent->second.first;
   }
   // Outside any repository libgit2 is not even loaded (a tenth of a warm run's time).
   if (!has_git_entry_at_or_above(directory)) {
-    by_directory_.emplace(directory, std::make_pair(nullptr, fs::path()));
+    by_directory_.emplace(directory.native(), std::make_pair(nullptr, std::string()));
     return nullptr;
   }
   const Libgit2Api& git = libgit2();
@@ -67,7 +67,7 @@ git_repository* GitIgnore::repository_for(const fs::path& directory, fs::path& w
   } else if (opened != nullptr) {
     git.git_repository_free(opened);
   }
-  by_directory_.emplace(directory, std::make_pair(found, workdir));
+  by_directory_.emplace(directory.native(), std::make_pair(found, workdir.native()));
   return found;
 }
 

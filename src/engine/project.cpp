@@ -34,6 +34,15 @@ fs::path start_directory(const fs::path& path) {
   return fs::is_directory(absolute, error) ? absolute : absolute.parent_path();
 }
 
+// The per-directory memos keep paths as strings: a path object also keeps each of its
+// components, and there is an entry for every directory of the tree.
+std::optional<std::string> as_string(const std::optional<fs::path>& path) {
+  return path ? std::optional<std::string>(path->native()) : std::nullopt;
+}
+std::optional<fs::path> as_path(const std::optional<std::string>& path) {
+  return path ? std::optional<fs::path>(*path) : std::nullopt;
+}
+
 }  // namespace
 
 Project::Project(fs::path root, TorchRange torch_range, FileLister files, buildfiles::ExtraExtensions extensions)
@@ -86,7 +95,7 @@ fs::path ProjectIndex::root_of(const fs::path& path, const fs::file_status& link
   fs::path start = start_of(path, link);
   std::optional<fs::path> edge = nearest_edge(start);
   fs::path root = edge ? *edge : start;
-  if (fs::is_regular_file(link)) file_directory_roots_.emplace(std::move(directory), root);
+  if (fs::is_regular_file(link)) file_directory_roots_.emplace(std::move(directory), root.native());
   return root;
 }
 
@@ -103,7 +112,7 @@ fs::path ProjectIndex::start_of(const fs::path& path, const fs::file_status& lin
 }
 
 std::optional<fs::path> ProjectIndex::real_directory(const fs::path& directory) {
-  if (auto it = real_directories_.find(directory); it != real_directories_.end()) return it->second;
+  if (auto it = real_directories_.find(directory.native()); it != real_directories_.end()) return as_path(it->second);
   std::optional<fs::path> real;
   std::error_code error;
   fs::path name = directory.filename();
@@ -116,20 +125,20 @@ std::optional<fs::path> ProjectIndex::real_directory(const fs::path& directory) 
     fs::path resolved = fs::canonical(directory, error);
     if (!error) real = std::move(resolved);
   }
-  real_directories_.emplace(directory, real);
+  real_directories_.emplace(directory.native(), as_string(real));
   return real;
 }
 
 // Memoised per directory, so a walk over many files lists each ancestor once.
 std::optional<fs::path> ProjectIndex::nearest_edge(const fs::path& directory) {
-  if (auto it = edges_.find(directory); it != edges_.end()) return it->second;
+  if (auto it = edges_.find(directory.native()); it != edges_.end()) return as_path(it->second);
   std::optional<fs::path> edge;
   if (marks_project(directory) || is_repository_top(directory)) {
     edge = directory;
   } else if (directory != directory.parent_path()) {
     edge = nearest_edge(directory.parent_path());
   }
-  edges_.emplace(directory, edge);
+  edges_.emplace(directory.native(), as_string(edge));
   return edge;
 }
 

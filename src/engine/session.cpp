@@ -53,7 +53,7 @@ class Fingerprints {
 FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mode, const ResultCache* cache,
                     Fingerprints& fingerprints, bool follow_links) {
   FileOutcome outcome;
-  std::string display = file.path.string();
+  const std::string& display = file.path;
   // The cache's view of the file: its slot, and its stamp taken before it is read.
   const bool cached_run = cache != nullptr && mode == FixMode::Report;
   const std::string* fingerprint = cached_run ? &fingerprints.of(linter, file.path) : nullptr;
@@ -156,14 +156,12 @@ void report_missing_libclang_once(std::vector<FileOutcome>& outcomes) {
   if (first != nullptr) cxx::count_unchecked_files(*first, files);
 }
 
-// A file with nothing to report and nothing to write needs no text after the run: outputs,
-// baselines and shards only read the text of files with findings. Dropping it as each file is
+// A file with nothing to report and nothing to write needs nothing after the run: outputs,
+// baselines and shards only read the files with findings. Dropping its source as each file is
 // done keeps a run's memory in proportion to its findings, not to the size of the tree.
-void release_unneeded_text(FileOutcome& outcome) {
-  if (!outcome.diagnostics.empty() || outcome.changed || outcome.source->text().empty()) return;
-  outcome.source = std::make_shared<SourceFile>(outcome.source->path(), "", outcome.source->language());
-  std::string().swap(outcome.original_bytes);
-  std::string().swap(outcome.fixed_bytes);
+void release_unneeded_source(FileOutcome& outcome) {
+  if (!outcome.diagnostics.empty() || outcome.changed || !outcome.applied.empty()) return;
+  outcome = FileOutcome();
 }
 
 }  // namespace
@@ -188,14 +186,14 @@ std::vector<FileOutcome> run_session(const std::vector<const Linter*>& linters,
       outcomes[i] = process(*linters.at(i), files[i], mode, cache, fingerprints, follow_links);
     } catch (const std::exception& error) {
       FileOutcome failed;
-      failed.source = std::make_shared<SourceFile>(files[i].path.string(), "", files[i].language);
+      failed.source = std::make_shared<SourceFile>(files[i].path, "", files[i].language);
       failed.diagnostics.push_back(
           file_problem(kInternalErrorCode, std::string("Internal error, file skipped: ") + error.what() +
                                                " (please report this)"));
       outcomes[i] = std::move(failed);
     }
     if (on_file) on_file(outcomes[i]);
-    release_unneeded_text(outcomes[i]);
+    release_unneeded_source(outcomes[i]);
   });
   report_missing_libclang_once(outcomes);
   return outcomes;

@@ -40,8 +40,8 @@ const ResolvedConfig& Workspace::config_for(const fs::path& path) {
 const ResolvedConfig& Workspace::config_of_existing(const fs::path& path, bool directory) {
   std::lock_guard lock(mutex_);
   fs::path key = directory ? path : path.parent_path();
-  auto it = directory_configs_.find(key);
-  if (it == directory_configs_.end()) it = directory_configs_.emplace(key, &resolver_.for_path(key)).first;
+  auto it = directory_configs_.find(key.native());
+  if (it == directory_configs_.end()) it = directory_configs_.emplace(key.native(), &resolver_.for_path(key)).first;
   return *it->second;
 }
 
@@ -82,7 +82,7 @@ DiscoveryFilter Workspace::filter(bool force_exclude) {
     std::lock_guard lock(mutex_);
     // A file named by a caller (standard input) need not exist: it takes the short cut only once
     // the walk has shown its directory to be one.
-    bool known = directory || directory_configs_.contains(path.parent_path());
+    bool known = directory || directory_configs_.contains(path.parent_path().native());
     const ResolvedConfig& config = known ? config_of_existing(path, directory) : resolver_.for_path(path);
     if (config.excluded(path)) return true;
     return config.respect_gitignore && gitignore_.is_ignored(path, directory);

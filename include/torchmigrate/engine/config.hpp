@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -133,7 +134,7 @@ class ConfigResolver {
   std::optional<std::filesystem::path> explicit_config_;
   bool isolated_;
   std::mutex mutex_;
-  std::map<std::filesystem::path, std::optional<std::filesystem::path>> directory_cache_;
+  std::unordered_map<std::string, std::optional<std::string>> directory_cache_;  // paths as strings: memory
   std::map<std::string, std::unique_ptr<ResolvedConfig>> configs_;  // by config path ("" = none)
 };
 

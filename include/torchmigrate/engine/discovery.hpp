@@ -4,9 +4,10 @@
 #pragma once
 
 #include <filesystem>
-#include <optional>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "torchmigrate/buildfiles/file_kind.hpp"
@@ -15,7 +16,9 @@
 namespace torchmigrate::engine {
 
 struct DiscoveredFile {
-  std::filesystem::path path;
+  // A string, not a std::filesystem::path: a path object keeps each of its components as another
+  // path (about 950 bytes a file), which made the list of a large tree a third of a run's memory.
+  std::string path;
   Language language = Language::Unknown;
   // The bytes, when they come from elsewhere than `path` (standard input): then `path` only
   // names the file for settings and reports, and fixes are never written to it.
@@ -26,10 +29,14 @@ struct DiscoveredFile {
 };
 
 struct Discovery {
-  std::vector<DiscoveredFile> files;  // sorted, no duplicates
+  std::vector<DiscoveredFile> files;  // sorted by path_order, no duplicates
   std::vector<std::string> errors;    // paths that do not exist or cannot be listed
   std::vector<std::string> notes;     // what was skipped on purpose (links out of the tree)
 };
+
+// The order of std::filesystem::path, component by component (a/b.py before a-x/c.py), on the
+// normalised path strings that discovery produces.
+bool path_order(std::string_view a, std::string_view b);
 
 // Python by extension, BuildFile by buildfiles::kind_for. A file of two fronts stays in one
 // list: setup.py is Python, and Linter::lint also runs the build rules on it.

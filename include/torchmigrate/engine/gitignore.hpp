@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 struct git_repository;
 
@@ -30,7 +31,8 @@ class GitIgnore {
   using Repository = std::unique_ptr<git_repository, RepositoryDeleter>;
   git_repository* repository_for(const std::filesystem::path& directory, std::filesystem::path& workdir);
 
-  std::map<std::filesystem::path, std::pair<git_repository*, std::filesystem::path>> by_directory_;
+  // By directory: its repository and that repository's work directory, as strings (memory).
+  std::unordered_map<std::string, std::pair<git_repository*, std::string>> by_directory_;
   std::map<std::filesystem::path, Repository> repositories_;  // by work directory
 };
 

@@ -81,12 +81,13 @@ class ProjectIndex {
   ListerFactory lister_;
   buildfiles::ExtraExtensions extensions_;
   mutable std::recursive_mutex mutex_;
-  std::map<std::filesystem::path, std::optional<std::filesystem::path>> edges_;
+  // Per-directory memos keep paths as strings: a path object also keeps its components.
+  std::unordered_map<std::string, std::optional<std::string>> edges_;
   // By absolute directory name, as given.
-  std::map<std::filesystem::path, std::optional<std::filesystem::path>> real_directories_;
+  std::unordered_map<std::string, std::optional<std::string>> real_directories_;
   std::map<std::filesystem::path, std::shared_ptr<const Project>> projects_;
   // A regular file's root by its directory as written: most files need no path arithmetic.
-  std::unordered_map<std::string, std::filesystem::path> file_directory_roots_;
+  std::unordered_map<std::string, std::string> file_directory_roots_;
 };
 
 }  // namespace torchmigrate::engine

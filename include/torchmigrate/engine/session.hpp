@@ -20,6 +20,7 @@ enum class FixMode { Report, Apply, Diff };
 
 struct FileOutcome {
   // The text the diagnostics refer to: without a byte order mark, and the fixed text after --fix.
+  // Null once run_session is done with a file that has no diagnostics and nothing to write.
   std::shared_ptr<const SourceFile> source;
   std::vector<Diagnostic> diagnostics;
   std::vector<AppliedFix> applied;  // fixes written (Apply) or that would be written (Diff)

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "torchmigrate/engine/config.hpp"
 #include "torchmigrate/engine/discovery.hpp"
@@ -70,7 +71,8 @@ class Workspace {
   std::recursive_mutex mutex_;
   GitIgnore gitignore_;
   std::map<std::string, std::unique_ptr<Linter>> linters_;  // by config path + project + ignored codes
-  std::map<std::filesystem::path, const ResolvedConfig*> directory_configs_;  // config_for of a directory
+  // config_for of a directory, by its path's string (a path object per entry costs its components)
+  std::unordered_map<std::string, const ResolvedConfig*> directory_configs_;
   std::vector<std::filesystem::path> walked_directories_;  // canonical, as project roots are; see adopt_walk
   const std::vector<DiscoveredFile>* walked_files_ = nullptr;
 };
