@@ -9,12 +9,14 @@
 namespace torchmigrate::engine {
 namespace {
 
-// The lowercase hex digest of the pieces, one after the other.
-std::string hex_digest(const EVP_MD* algorithm, std::initializer_list<std::string_view> pieces) {
+// The lowercase hex digest of the header and the pieces, one after the other.
+std::string hex_digest(const EVP_MD* algorithm, std::string_view header,
+                       std::initializer_list<std::string_view> pieces) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   EVP_MD_CTX* context = EVP_MD_CTX_new();
   bool ok = context != nullptr && EVP_DigestInit_ex(context, algorithm, nullptr) == 1;
+  ok = ok && EVP_DigestUpdate(context, header.data(), header.size()) == 1;
   for (std::string_view piece : pieces) ok = ok && EVP_DigestUpdate(context, piece.data(), piece.size()) == 1;
   ok = ok && EVP_DigestFinal_ex(context, digest, &length) == 1;
   EVP_MD_CTX_free(context);
@@ -31,13 +33,17 @@ std::string hex_digest(const EVP_MD* algorithm, std::initializer_list<std::strin
 
 }  // namespace
 
-std::string content_hash(std::string_view data) {
+std::string content_hash(std::string_view data) { return content_hash({data}); }
+
+std::string content_hash(std::initializer_list<std::string_view> pieces) {
   // Git's blob id (`git hash-object`): SHA-1 of "blob <size>\0" and the data.
-  std::string header = "blob " + std::to_string(data.size());
+  size_t size = 0;
+  for (std::string_view piece : pieces) size += piece.size();
+  std::string header = "blob " + std::to_string(size);
   header.push_back('\0');
-  return hex_digest(EVP_sha1(), {header, data});
+  return hex_digest(EVP_sha1(), header, pieces);
 }
 
-std::string sha256_hex(std::string_view data) { return hex_digest(EVP_sha256(), {data}); }
+std::string sha256_hex(std::string_view data) { return hex_digest(EVP_sha256(), {}, {data}); }
 
 }  // namespace torchmigrate::engine

@@ -79,6 +79,14 @@ std::vector<Diagnostic> Linter::lint(const SourceFile& file, const python::Synta
   return lint(file, LintInput{python ? &tree : nullptr, stop, python ? memo : nullptr});
 }
 
+FactsRead Linter::facts_read(const SourceFile& file, bool any_text) const {
+  FactsRead read;
+  for (const auto& front : fronts_) {
+    if (front->reads(file)) read |= front->facts_read(file, any_text);
+  }
+  return read;
+}
+
 size_t Linter::syntax_errors(const SourceFile& file) const {
   size_t errors = 0;
   for (const auto& front : fronts_) {

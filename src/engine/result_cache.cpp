@@ -60,7 +60,7 @@ std::string portable_path(std::string_view path, const Settings& settings) {
 
 // `path` decides whether the project's facts matter: only build and C/C++ rules read them, and
 // asking for them gathers them from the project's tree.
-std::string settings_hash(const Settings& settings, std::string_view path) {
+std::string settings_hash(const Settings& settings, FactsRead read) {
   json out{{"select", settings.selection.select},
            {"extend_select", settings.selection.extend_select},
            {"ignore", settings.selection.ignore},
@@ -73,18 +73,23 @@ std::string settings_hash(const Settings& settings, std::string_view path) {
            {"compile_db", portable_path(settings.compile_database_dir, settings)}};
   // Whether the file has a project; where the project lies is not part of any finding.
   if (settings.project) out["project"] = true;
-  std::filesystem::path file(path);
-  // setup.py is Python that the build rules read too.
-  if (language_for(file, settings.build_extensions) != Language::Python || file.filename() == "setup.py") {
+  if (read.any()) {
     const ProjectFacts& facts = settings.project_facts();
-    out["dynamo_export"] = facts.calls_onnx_dynamo_export;
-    out["find_torch"] = facts.cmake_finds_torch;
+    if (read.dynamo_export) out["dynamo_export"] = facts.calls_onnx_dynamo_export;
+    if (read.finds_torch) out["find_torch"] = facts.cmake_finds_torch;
     // TM151 reads these: a DLPack of the project's own changes its C/C++ findings.
-    out["dlpack"] = {facts.dlpack.ships_own, facts.dlpack.declares_old_names, facts.dlpack.evidence};
+    if (read.dlpack) out["dlpack"] = {facts.dlpack.ships_own, facts.dlpack.declares_old_names, facts.dlpack.evidence};
   }
   for (const auto& [code, policy] : settings.policies) out["policies"][code] = std::string(to_string(policy));
   for (const auto& [ending, kind] : settings.build_extensions) out["build"][ending] = static_cast<int>(kind);
   return content_hash(out.dump());
+}
+
+// For callers that give a path, not a linter: every fact for a file that is not plain Python.
+std::string settings_hash(const Settings& settings, std::string_view path) {
+  std::filesystem::path file(path);
+  bool python = language_for(file, settings.build_extensions) == Language::Python && file.filename() != "setup.py";
+  return settings_hash(settings, python ? FactsRead{} : FactsRead{true, true, true});
 }
 
 // Thrown for anything that does not verify; the caller treats it as a miss.
@@ -462,8 +467,8 @@ std::optional<ResultCache> ResultCache::open(const fs::path& directory, const st
   return ResultCache(std::move(state));
 }
 
-std::string ResultCache::settings_fingerprint(const Settings& settings, std::string_view path) {
-  return settings_hash(settings, path);
+std::string ResultCache::settings_fingerprint(const Settings& settings, FactsRead facts) {
+  return settings_hash(settings, facts);
 }
 
 std::string ResultCache::key(std::string_view path, std::string_view text, const Settings& settings) {
@@ -480,10 +485,8 @@ std::string ResultCache::slot(std::string_view path, const Settings& settings, s
 }
 
 std::string ResultCache::key(const std::string& slot, std::string_view text) {
-  std::string material = slot;
-  material += '\0';
-  material += text;
-  return slot + content_hash(material);
+  // The pieces are hashed in place: a copy of every text cost a cached run a percent.
+  return slot + content_hash({slot, std::string_view("\0", 1), text});
 }
 
 std::optional<ResultCache::FileStamp> ResultCache::stamp(const fs::path& file) { return stamp_of(file); }

@@ -27,25 +27,24 @@ Diagnostic file_problem(const char* code, std::string message, Severity severity
   return diagnostic;
 }
 
-// The result cache's settings fingerprint, once per linter and kind of file in a run: building
-// and hashing it for every file cost a warm run a fifth of its time.
+// The result cache's settings fingerprint, once per linter and set of project facts in a run:
+// building and hashing it for every file cost a warm run a fifth of its time.
 class Fingerprints {
  public:
-  const std::string& of(const Linter& linter, const std::filesystem::path& path) {
-    const Settings& settings = linter.settings();
-    Key key{&linter, language_for(path, settings.build_extensions), path.filename() == "setup.py"};
+  const std::string& of(const Linter& linter, FactsRead facts) {
+    Key key{&linter, facts.bits()};
     {
       std::lock_guard lock(mutex_);
       if (auto it = memo_.find(key); it != memo_.end()) return it->second;
     }
     // Outside the lock: it may gather the project's facts.
-    std::string fingerprint = ResultCache::settings_fingerprint(settings, path.string());
+    std::string fingerprint = ResultCache::settings_fingerprint(linter.settings(), facts);
     std::lock_guard lock(mutex_);
     return memo_.try_emplace(key, std::move(fingerprint)).first->second;
   }
 
  private:
-  using Key = std::tuple<const Linter*, Language, bool>;
+  using Key = std::pair<const Linter*, unsigned>;
   std::mutex mutex_;
   std::map<Key, std::string> memo_;  // node-based: references stay valid
 };
@@ -54,14 +53,18 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
                     Fingerprints& fingerprints, bool follow_links) {
   FileOutcome outcome;
   const std::string& display = file.path;
-  // The cache's view of the file: its slot, and its stamp taken before it is read.
+  // The cache's view of the file: its slot, and its stamp taken before it is read. A file whose
+  // rules may read the project's facts (build and C/C++ files) is keyed by the facts that the
+  // rules firing on its text read, so it is keyed once read: gathering facts no rule of the file
+  // reads would read the whole project again.
   const bool cached_run = cache != nullptr && mode == FixMode::Report;
-  const std::string* fingerprint = cached_run ? &fingerprints.of(linter, file.path) : nullptr;
-  const std::string slot = cached_run ? ResultCache::slot(display, linter.settings(), *fingerprint) : std::string();
+  const bool keyed_by_text = cached_run && linter.facts_read(SourceFile(display, "", file.language), true).any();
+  const std::string* fingerprint = cached_run && !keyed_by_text ? &fingerprints.of(linter, {}) : nullptr;
+  std::string slot = fingerprint ? ResultCache::slot(display, linter.settings(), *fingerprint) : std::string();
   const std::optional<ResultCache::FileStamp> stamp =
       cached_run && !file.contents ? ResultCache::stamp(file.path) : std::nullopt;
   // Unchanged since a run that found nothing in it: not even read.
-  if (stamp && cache->unchanged_without_findings(slot, *fingerprint, *stamp)) {
+  if (stamp && fingerprint && cache->unchanged_without_findings(slot, *fingerprint, *stamp)) {
     outcome.source = std::make_shared<SourceFile>(display, "", file.language);
     return outcome;
   }
@@ -82,6 +85,10 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   }
   auto source = std::make_shared<SourceFile>(display, std::move(decoded.text), file.language);
   if (mode == FixMode::Report) {
+    if (keyed_by_text) {
+      fingerprint = &fingerprints.of(linter, linter.facts_read(*source));
+      slot = ResultCache::slot(display, linter.settings(), *fingerprint);
+    }
     std::string key = cached_run ? ResultCache::key(slot, source->text()) : std::string();
     std::optional<std::vector<Diagnostic>> cached =
         cached_run ? cache->load(key, *fingerprint, source->text(), stamp) : std::nullopt;

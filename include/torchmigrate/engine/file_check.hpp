@@ -56,6 +56,8 @@ class FileCheck {
 
   virtual void check(FileCheckContext& context) = 0;
   [[nodiscard]] const RuleSpec& rule() const { return rule_; }
+  // The project facts this check's findings depend on (the result cache keys files by them).
+  [[nodiscard]] virtual FactsRead facts_read() const { return {}; }
 
  private:
   const RuleSpec& rule_;

@@ -88,6 +88,9 @@ class Front {
   [[nodiscard]] virtual std::vector<Diagnostic> lint(const SourceFile& file, const LintInput& input) const = 0;
   // Syntax errors of `file` as this front reads it.
   [[nodiscard]] virtual size_t syntax_errors(const SourceFile& file) const = 0;
+  // The project facts (project_facts.hpp) that the findings of `file` may depend on: those its
+  // rules that can fire on its text read. With `any_text`, those any of its rules read.
+  [[nodiscard]] virtual FactsRead facts_read(const SourceFile& /*file*/, bool /*any_text*/) const { return {}; }
 };
 
 std::unique_ptr<Front> make_python_front(const LintEnvironment& environment);

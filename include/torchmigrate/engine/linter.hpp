@@ -44,6 +44,9 @@ class Linter {
   // Syntax errors of `file` as the fronts that read it count them; the fixer refuses a fix
   // that raises the count.
   [[nodiscard]] size_t syntax_errors(const SourceFile& file) const;
+  // The project facts the findings of `file` may depend on (Front::facts_read); with `any_text`,
+  // only its name and language are looked at.
+  [[nodiscard]] FactsRead facts_read(const SourceFile& file, bool any_text = false) const;
   [[nodiscard]] const Settings& settings() const { return environment_.settings(); }
   [[nodiscard]] const Catalog& catalog() const { return environment_.catalog(); }
 

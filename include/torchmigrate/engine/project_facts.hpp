@@ -24,6 +24,24 @@ struct ProjectFacts {
   ProjectDlpack dlpack;
 };
 
+// Which of the facts above a file's findings may depend on: the result cache keys a file by
+// these alone, so a file whose rules read none never waits for them to be gathered.
+struct FactsRead {
+  bool dynamo_export = false;  // ProjectFacts::calls_onnx_dynamo_export
+  bool finds_torch = false;    // ProjectFacts::cmake_finds_torch
+  bool dlpack = false;         // ProjectFacts::dlpack
+  FactsRead& operator|=(const FactsRead& other) {
+    dynamo_export = dynamo_export || other.dynamo_export;
+    finds_torch = finds_torch || other.finds_torch;
+    dlpack = dlpack || other.dlpack;
+    return *this;
+  }
+  [[nodiscard]] bool any() const { return dynamo_export || finds_torch || dlpack; }
+  [[nodiscard]] unsigned bits() const {
+    return unsigned{dynamo_export} | unsigned{finds_torch} << 1 | unsigned{dlpack} << 2;
+  }
+};
+
 // Whether this Python source calls `torch.onnx.export(..., dynamo=True)` (names resolved
 // through its imports).
 bool calls_onnx_dynamo_export(std::string_view python_source);

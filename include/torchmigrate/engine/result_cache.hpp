@@ -60,10 +60,11 @@ class ResultCache {
                                          const std::optional<std::filesystem::path>& confine_to, std::string& problem,
                                          std::ostream* warnings = nullptr);
 
-  // What of `settings` the findings of the file at `path` depend on, as a hash. The same for
-  // every file of one language under one Settings (setup.py apart, which the build rules read
-  // too), so a run computes it once per linter and language, not once per file.
-  [[nodiscard]] static std::string settings_fingerprint(const Settings& settings, std::string_view path);
+  // What of `settings` a file's findings depend on, as a hash, with the project facts its rules
+  // read (Linter::facts_read; gathering them reads the whole project). The same for every
+  // file that reads the same facts under one Settings: a run computes it once per linter and
+  // set of facts, not once per file.
+  [[nodiscard]] static std::string settings_fingerprint(const Settings& settings, FactsRead facts);
   // A file's slot: a hash of the tool build, the path in its project and the settings'
   // fingerprint. A new text of the same file replaces the entry of its slot.
   [[nodiscard]] static std::string slot(std::string_view path, const Settings& settings, std::string_view fingerprint);

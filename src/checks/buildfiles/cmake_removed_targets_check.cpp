@@ -30,6 +30,8 @@ class CmakeRemovedTargetsCheck final : public engine::FileCheck {
     params.finish();
   }
 
+  [[nodiscard]] engine::FactsRead facts_read() const override { return {.finds_torch = package_ == "Torch"}; }
+
   void check(engine::FileCheckContext& context) override {
     const buildfiles::BuildFile& file = build_file(context);
     if (file.kind != buildfiles::FileKind::CMake) return;

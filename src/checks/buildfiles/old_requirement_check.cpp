@@ -26,6 +26,8 @@ class OldRequirementCheck final : public engine::FileCheck {
     params.finish();
   }
 
+  [[nodiscard]] engine::FactsRead facts_read() const override { return {.dynamo_export = true}; }
+
   void check(engine::FileCheckContext& context) override {
     const buildfiles::BuildFile& file = build_file(context);
     bool escalate = context.settings().project_facts().calls_onnx_dynamo_export;

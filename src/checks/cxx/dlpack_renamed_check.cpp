@@ -55,6 +55,8 @@ class CxxRenamedIdentifierCheck final : public engine::FileCheck {
     params.finish();
   }
 
+  [[nodiscard]] engine::FactsRead facts_read() const override { return {.dlpack = true}; }
+
   void check(engine::FileCheckContext& context) override {
     const cxx::SourceScan& scan = source_scan(context);
     std::vector<Use> uses;

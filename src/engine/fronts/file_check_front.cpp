@@ -30,7 +30,7 @@ class FileCheckFront final : public Front {
   void add_rule(const RuleSpec& rule) override {
     const FileCheckFactory* factory = environment_.registry().file(rule.check_family);
     if (factory == nullptr) throw CatalogError(rule.code + ": unknown check family `" + rule.check_family + "`");
-    (*factory)(rule);
+    rule_facts_.push_back((*factory)(rule)->facts_read());
     rules_.push_back(&rule);
   }
 
@@ -55,12 +55,26 @@ class FileCheckFront final : public Front {
     return syntax_errors_(file, environment_.settings());
   }
 
+  [[nodiscard]] FactsRead facts_read(const SourceFile& file, bool any_text) const override {
+    FactsRead read;
+    if (any_text) {
+      for (const FactsRead& facts : rule_facts_) read |= facts;
+      return read;
+    }
+    std::vector<bool> fires = environment_.candidates(rules_.size(), *prefilter_, file.text());
+    for (size_t i = 0; i < rules_.size(); ++i) {
+      if (fires[i]) read |= rule_facts_[i];
+    }
+    return read;
+  }
+
  private:
   const LintEnvironment& environment_;
   RuleLanguage language_;
   Reads reads_;
   SyntaxErrors syntax_errors_;
   std::vector<const RuleSpec*> rules_;
+  std::vector<FactsRead> rule_facts_;  // what each of rules_ reads of the project's facts
   std::optional<Prefilter> prefilter_;
 };
 

@@ -15,6 +15,9 @@ TEST_CASE("content_hash is git's blob id") {
   CHECK(content_hash("import torch\n") == "aaa328524fcb5dc345868d46422ba321f2ad9439");
   std::string with_nul("a\0b", 3);
   CHECK(content_hash(with_nul) != content_hash("ab"));
+  // In pieces: the id of their concatenation.
+  CHECK(content_hash({"import ", "", "torch\n"}) == "aaa328524fcb5dc345868d46422ba321f2ad9439");
+  CHECK(content_hash({"a", std::string_view("\0", 1), "b"}) == content_hash(with_nul));
 }
 
 TEST_CASE("sha256_hex is SHA-256 in lowercase hex") {
