@@ -9,7 +9,9 @@ Runs, interleaved, medians of `--repeat` runs, one thread each (CPU is what is c
   through the test hook TORCHMIGRATE_NO_PREFILTER=1, without it (every rule on every file); with
   the default rules; with `--baseline BINARY` an older build as well;
 - torchmigrate `--select ALL` on the whole tree (C/C++ and build files too, libclang loaded when
-  there are C/C++ files): not comparable with the Python-only peers, shown for the total.
+  there are C/C++ files): not comparable with the Python-only peers, shown for the total;
+- the C/C++ scan: torchmigrate on the tree's C/C++/CUDA files only, against `rg -l` of the C/C++
+  rules' trigger words on the same files (the goal is at most 3x ripgrep).
 Then checks that the prefilter changed no finding on this corpus (parse notes TM900/TM901 aside:
 without the prefilter every file is parsed, so more syntax errors are reported).
 """
@@ -28,12 +30,15 @@ from peer_benchmark import AST_GREP_RULES, SOURCE_DIR, Run, count_json_array, co
 PARSE_NOTES = {"TM900", "TM901"}
 
 
-def python_triggers():
-    """Every word a Python rule of the catalog is triggered by, and whether any needs a substring."""
+CXX_SUFFIXES = {".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".cu", ".cuh"}
+
+
+def triggers(language):
+    """Every word a rule of `language` is triggered by, and whether any needs a substring."""
     words, substring = set(), False
     for path in sorted((SOURCE_DIR / "rules").glob("TM*.json")):
         rule = json.loads(path.read_text())
-        if rule.get("language", "python") != "python" or rule["check"]["family"] == "unused-suppression":
+        if rule.get("language", "python") != language or rule["check"]["family"] == "unused-suppression":
             continue
         words.update(rule["triggers"])
         substring |= rule.get("trigger_match", "word") != "word"
@@ -51,6 +56,7 @@ def run_corpus(options):
     # The Python files torchmigrate checks (excludes and .gitignore applied), for the parse floor.
     shown = subprocess.run([binary, "check", corpus, "--show-files"], capture_output=True, text=True, check=True)
     python_files = sorted(Path(line) for line in shown.stdout.splitlines() if line.endswith(".py"))
+    cxx_files = sorted(Path(line) for line in shown.stdout.splitlines() if Path(line).suffix in CXX_SUFFIXES)
     scratch = Path(tempfile.mkdtemp(prefix="torchmigrate-corpus-"))
     try:
         file_list = scratch / "python-files.txt"
@@ -71,12 +77,18 @@ def run_corpus(options):
         else:
             print(f"parse floor: {parse_floor} not built (cmake --build build --target syntax_verdict)")
         rg = shutil.which("rg")
-        words, substring = python_triggers()
+        words, substring = triggers("python")
+        rg_cxx = None
         if rg:
             word_flag = [] if substring else ["-w"]
             patterns = [arg for word in words for arg in ("-e", word)]
             runs.append(Run("rg -l of the Python trigger words", [rg, "-l", "-F", *word_flag, "-j1", "-g", "*.py",
                                                                    *patterns, corpus], count_lines))
+            if cxx_files:
+                words, substring = triggers("cxx")
+                patterns = [arg for word in words for arg in ("-e", word)]
+                rg_cxx = Run("rg -l of the C/C++ trigger words", [rg, "-l", "-F", *([] if substring else ["-w"]),
+                                                                   "-j1", *patterns, *map(str, cxx_files)], count_lines)
         else:
             print("ripgrep: not installed (Debian package `ripgrep`)")
         ast_grep = find_ast_grep()
@@ -91,6 +103,10 @@ def run_corpus(options):
                           "torchmigrate, prefilter off (test hook)")
         whole_tree = tm(binary, name="torchmigrate --select ALL, whole tree", paths=[str(corpus)])
         runs += [after, default_rules, no_prefilter, whole_tree]
+        cxx_scan = None
+        if cxx_files:
+            cxx_scan = tm(binary, name="torchmigrate --select ALL, C/C++ files", paths=list(map(str, cxx_files)))
+            runs += [cxx_scan] + ([rg_cxx] if rg_cxx else [])
         before = None
         if options.baseline:
             before = tm(str(Path(options.baseline).resolve()), name="baseline torchmigrate --select ALL -j1")
@@ -103,7 +119,8 @@ def run_corpus(options):
                 run.measure(scratch)
 
         lines = sum(path.read_bytes().count(b"\n") for path in python_files)
-        print(f"corpus: {corpus.name}: {len(python_files)} Python files, {lines} lines; medians of {options.repeat} runs")
+        print(f"corpus: {corpus.name}: {len(python_files)} Python files, {lines} lines, {len(cxx_files)} C/C++ files; "
+              f"medians of {options.repeat} runs")
         print(f"torchmigrate: {tool_version([binary, '--version'])}")
         if ast_grep:
             print(f"ast-grep: {tool_version([ast_grep, '--version'])}")
@@ -113,9 +130,11 @@ def run_corpus(options):
         for run in runs:
             print(run.row())
         print()
-        peers = [run for run in runs if run not in (after, default_rules, no_prefilter, whole_tree, before)]
+        peers = [run for run in runs if run not in (after, default_rules, no_prefilter, whole_tree, before, cxx_scan,
+                                                    rg_cxx)]
         for ours, theirs in [(after, peer) for peer in peers] + [(default_rules, peer) for peer in peers] + \
-                [(after, no_prefilter)] + ([(after, before)] if before is not None else []):
+                [(after, no_prefilter)] + ([(after, before)] if before is not None else []) + \
+                ([(cxx_scan, rg_cxx)] if cxx_scan and rg_cxx else []):
             print(f"  ratio {ours.name} / {theirs.name}: "
                   f"wall {ratio(statistics.median(ours.wall), statistics.median(theirs.wall)):.2f}, "
                   f"CPU {ratio(statistics.median(ours.cpu), statistics.median(theirs.cpu)):.2f}, "

@@ -58,8 +58,8 @@ std::string portable_path(std::string_view path, const Settings& settings) {
   return relative.generic_string();
 }
 
-// `path` decides whether the project's facts matter: only build and C/C++ rules read them, and
-// asking for them gathers them from the project's tree.
+// `read` names the project's facts that matter: asking for them gathers them from the project's
+// tree, so a file whose rules read none leaves them out.
 std::string settings_hash(const Settings& settings, FactsRead read) {
   json out{{"select", settings.selection.select},
            {"extend_select", settings.selection.extend_select},
