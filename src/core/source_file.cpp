@@ -2,6 +2,7 @@
 #include "torchmigrate/core/source_file.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace torchmigrate {
 
@@ -9,6 +10,15 @@ namespace torchmigrate {
 // whitespace and U+2028/U+2029 are ordinary characters in Python source, so neither ends a line.
 LineIndex::LineIndex(std::string_view text) {
   line_starts_.push_back(0);
+  if (std::memchr(text.data(), '\r', text.size()) == nullptr) {
+    // Most files end lines with \n alone: memchr finds each far faster than a loop over bytes.
+    for (const char *at = text.data(), *end = at + text.size();
+         (at = static_cast<const char*>(std::memchr(at, '\n', static_cast<size_t>(end - at)))) != nullptr;) {
+      ++at;
+      line_starts_.push_back(static_cast<uint32_t>(at - text.data()));
+    }
+    return;
+  }
   for (uint32_t i = 0; i < text.size(); ++i) {
     if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
     if (text[i] == '\n' || text[i] == '\r') line_starts_.push_back(i + 1);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string_view>
+#include <unordered_map>
 
 #include <unistd.h>
 
@@ -113,15 +114,32 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
   };
   std::vector<Found> found;
   std::vector<std::string> unknown;  // named files of no kind any front reads
+  // A named file that is no link is its directory's real path plus its name: canonicalising each
+  // of many named files (pre-commit, a shell glob) costs a readlink per component.
+  std::unordered_map<std::string, std::optional<fs::path>> real_directories;
+  auto real_path = [&](const fs::path& path, const fs::file_status& link, std::error_code& error) {
+    if (fs::is_symlink(link) || !path.has_filename() || path.filename() == "." || path.filename() == "..") {
+      return fs::canonical(path, error);
+    }
+    fs::path directory = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    auto [it, inserted] = real_directories.try_emplace(directory.native());
+    if (inserted) {
+      fs::path real = fs::canonical(directory, error);
+      if (!error) it->second = std::move(real);
+    }
+    if (!it->second) return fs::canonical(path, error);
+    return *it->second / path.filename();
+  };
   for (const std::string& argument : paths) {
     fs::path root = fs::path(argument).lexically_normal();
     std::error_code error;
-    fs::file_status status = fs::status(root, error);
+    fs::file_status link = fs::symlink_status(root, error);
+    fs::file_status status = fs::is_symlink(link) ? fs::status(root, error) : link;
     if (error || !fs::exists(status)) {
       result.errors.push_back(argument + ": no such file or directory");
       continue;
     }
-    fs::path real_root = fs::canonical(root, error);
+    fs::path real_root = real_path(root, link, error);
     if (error) {
       result.errors.push_back(argument + ": " + error.message());
       continue;

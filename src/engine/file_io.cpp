@@ -65,7 +65,7 @@ bool write_all(int fd, std::string_view data) {
 
 }  // namespace
 
-ReadResult read_file(const fs::path& path) {
+ReadResult read_file(const fs::path& path, bool for_writing) {
   // O_NONBLOCK so that a FIFO given on the command line cannot hang the run.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return {std::nullopt, errno_text()};
@@ -79,11 +79,13 @@ ReadResult read_file(const fs::path& path) {
     ::close(fd);
     return {std::nullopt, "not a regular file"};
   }
-  std::string bytes;
-  bytes.reserve(static_cast<size_t>(info.st_size));
-  char buffer[65536];
+  // Read into the string itself (no copy through a buffer); a file that grew meanwhile is read
+  // to its end, one that shrank is cut where it ended.
+  std::string bytes(static_cast<size_t>(info.st_size) + 1, '\0');
+  size_t filled = 0;
   for (;;) {
-    ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (filled == bytes.size()) bytes.resize(bytes.size() * 2);
+    ssize_t got = ::read(fd, bytes.data() + filled, bytes.size() - filled);
     if (got < 0) {
       if (errno == EINTR) continue;
       std::string error = errno_text();
@@ -91,10 +93,11 @@ ReadResult read_file(const fs::path& path) {
       return {std::nullopt, error};
     }
     if (got == 0) break;
-    bytes.append(buffer, static_cast<size_t>(got));
+    filled += static_cast<size_t>(got);
   }
   ::close(fd);
-  return {std::move(bytes), {}, no_write_permission(path.c_str(), info)};
+  bytes.resize(filled);
+  return {std::move(bytes), {}, for_writing && no_write_permission(path.c_str(), info)};
 }
 
 size_t invalid_utf8_offset(std::string_view text) {

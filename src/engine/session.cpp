@@ -68,7 +68,7 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
     outcome.source = std::make_shared<SourceFile>(display, "", file.language);
     return outcome;
   }
-  ReadResult read = file.contents ? ReadResult{file.contents, {}, false} : read_file(file.path);
+  ReadResult read = file.contents ? ReadResult{file.contents, {}, false} : read_file(file.path, mode == FixMode::Apply);
   if (!read.text) {
     outcome.source = std::make_shared<SourceFile>(display, "", file.language);
     outcome.diagnostics.push_back(file_problem(kIoErrorCode, "Failed to read file: " + read.error));

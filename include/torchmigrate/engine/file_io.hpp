@@ -18,7 +18,9 @@ struct ReadResult {
   bool read_only = false;           // no write permission: fixes are never written (and no chmod)
 };
 
-ReadResult read_file(const std::filesystem::path& path);
+// `for_writing` also asks whether the file may be written (read_only; a syscall per file that a
+// report run does not need).
+ReadResult read_file(const std::filesystem::path& path, bool for_writing = false);
 
 // What the engine sees of a file's bytes: the text without a UTF-8 byte order mark (so offsets,
 // columns and the first line are those of the code), or why the file must not be touched.

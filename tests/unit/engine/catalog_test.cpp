@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -111,4 +113,24 @@ TEST_CASE("the catalog's release pair and impacts come from its rules") {
     CHECK((rule.impact == engine::RuleImpact::Build) == (rule.kind == engine::RuleKind::Build));
   }
   CHECK_THAT(error_of(minimal_rule(R"(, "impact": "urgent")")), Catch::Contains("expected one of: breaks"));
+}
+
+TEST_CASE("a missing-include rule's trigger group holds every name whose use it reports") {
+  // The check reports a use of one of `needs[].names` (its last component is the token); a file
+  // without any of them is never parsed, so the group must name each.
+  for (const engine::RuleSpec& rule : Catalog::builtin().rules()) {
+    if (rule.check_family != "cxx-missing-include") continue;
+    INFO(rule.code);
+    REQUIRE(rule.check_params);
+    REQUIRE(rule.trigger_groups.size() == 1);
+    const std::vector<std::string>& group = rule.trigger_groups.front();
+    for (const nlohmann::json& need : rule.check_params->at("needs")) {
+      for (const nlohmann::json& name : need.at("names")) {
+        std::string spelled = name.get<std::string>();
+        std::string last = spelled.substr(spelled.rfind(':') == std::string::npos ? 0 : spelled.rfind(':') + 1);
+        INFO(spelled);
+        CHECK(std::find(group.begin(), group.end(), last) != group.end());
+      }
+    }
+  }
 }

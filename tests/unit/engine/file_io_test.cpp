@@ -101,11 +101,24 @@ TEST_CASE("read_file reports errors and write permission") {
   CHECK_FALSE(read_file(dir.path() / "missing.py").text.has_value());
   CHECK(read_file(dir.path()).error == "not a regular file");
   fs::path writable = dir.write("a.py", "x = 1\n");
-  ReadResult read = read_file(writable);
+  ReadResult read = read_file(writable, true);
   REQUIRE(read.text);
   CHECK(*read.text == "x = 1\n");
   CHECK_FALSE(read.read_only);
-  CHECK(read_file(dir.write("b.py", "x = 1\n", 0444)).read_only);
+  fs::path locked = dir.write("b.py", "x = 1\n", 0444);
+  CHECK(read_file(locked, true).read_only);
+  CHECK_FALSE(read_file(locked).read_only);  // not asked: a report run never writes
+}
+
+TEST_CASE("read_file reads every byte of empty, small and large files") {
+  TempDir dir;
+  std::string large;
+  for (int i = 0; large.size() < 300000; ++i) large += "line " + std::to_string(i) + "\n";
+  for (const std::string& bytes : {std::string(), std::string("x"), std::string("a\0b", 3), large}) {
+    ReadResult read = read_file(dir.write("f.py", bytes));
+    REQUIRE(read.text);
+    CHECK(*read.text == bytes);
+  }
 }
 
 TEST_CASE("an atomic write replaces the bytes and keeps the permissions, leaving no temporary file") {
