@@ -69,10 +69,19 @@ bool tail_matches(std::string_view text, size_t at, std::string_view tail) {
   return at == text.size() || std::string_view("\n\r;#\\").find(text[at]) != std::string_view::npos;
 }
 
-// Whether `prefix` (no spaces) ends the text before `at`, a gap allowed in between.
+// Whether `prefix` (no spaces) ends the text before `at`, a gap allowed in between. Reading
+// backwards cannot tell a comment from a `#` in a string, so both readings are tried (erring
+// towards matching): the line as it is, then the line cut at its first `#`.
 bool prefix_matches(std::string_view text, size_t at, std::string_view prefix) {
-  while (at > 0 && is_gap_byte(text[at - 1])) --at;
-  return text.substr(0, at).ends_with(prefix);
+  for (;;) {
+    while (at > 0 && is_gap_byte(text[at - 1])) --at;
+    if (text.substr(0, at).ends_with(prefix)) return true;
+    size_t line_start = at == 0 ? 0 : text.rfind('\n', at - 1);
+    line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+    size_t hash = text.find('#', line_start);
+    if (hash >= at) return false;
+    at = hash;
+  }
 }
 
 }  // namespace

@@ -142,6 +142,20 @@ TEST_CASE("punctuation before the first word must precede it, and `$` ends a sta
                 });
 }
 
+TEST_CASE("punctuation before the first word may be followed by a comment on its line") {
+  RuleSpec element = rule({", NotImplementedError", "(NotImplementedError"});
+  expect(element, {
+                      {"except (ValueError,  # why\n        NotImplementedError):", true},
+                      {"except (  # a handler of both\n    NotImplementedError, ValueError):", true},
+                      {"except (ValueError, # one\n  # two\n  NotImplementedError):", true},
+                      // A `#` in a string may look like a comment: the plain reading is kept too.
+                      {"except (\"#\",\n        NotImplementedError):", true},
+                      {"raise NotImplementedError", false},
+                      {"x = 1  # (\nNotImplementedError", true},  // errs towards matching
+                      {"x = 1  # no punctuation\nNotImplementedError", false},
+                  });
+}
+
 TEST_CASE("substring triggers match inside words; any-case ones ignore ASCII case") {
   RuleSpec arch = rule({"TORCH_CUDA_ARCH_LIST"}, TriggerMatch::Substring);
   expect(arch, {
