@@ -3,6 +3,7 @@
 
 #include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/checks/config_usage.hpp"
+#include "torchmigrate/python/tree_walk.hpp"
 
 namespace torchmigrate::checks {
 
@@ -33,6 +34,26 @@ Node parameter_at(Node function, uint32_t index) {
     if (index-- == 0) return parameter;
   }
   return {};
+}
+
+std::string single_line(Node node) {
+  std::string out;
+  uint32_t previous_end = node.start();
+  python::for_each_node(node, [&](Node token) {
+    if (token.kind() == "comment" || token.kind() == "line_continuation") return python::WalkStep::Skip;
+    // A string is one token: its content's text lies partly outside its children.
+    bool atomic = token.kind() == "string";
+    if (token.child_count() > 0 && !atomic) return python::WalkStep::Enter;
+    std::string_view text = token.text();
+    bool gap = token.start() > previous_end && !out.empty();
+    bool after_open = !out.empty() && (out.back() == '(' || out.back() == '[' || out.back() == '{');
+    bool before_close = text == ")" || text == "]" || text == "}" || text == ",";
+    if (gap && !after_open && !before_close) out += ' ';
+    out += text;
+    previous_end = token.end();
+    return atomic ? python::WalkStep::Skip : python::WalkStep::Enter;
+  });
+  return out;
 }
 
 bool is_builtin(const python::SemanticModel& model, Node expression, std::string_view name) {

@@ -26,6 +26,9 @@ bool is_builtin(const python::SemanticModel& model, python::Node expression, std
 python::Node getattr_name(const python::SemanticModel& model, python::Node call);
 // `((x))` -> `x`.
 python::Node strip_parentheses(python::Node expression);
+// The node's source on one line, for a message: comments and continuations dropped, a line
+// break or run of spaces between tokens one space, none just inside brackets or before a comma.
+std::string single_line(python::Node node);
 // False when the call's callee cannot resolve to a qualified name ending in one of `names`
 // (last segments, e.g. "export" for "torch.export.export"): `a.b.name(...)` resolves to a name
 // ending in `.name`, so its attribute text decides without a look-up. Other callees may.

@@ -264,7 +264,7 @@ class ExceptionClassChangeCheck final : public engine::PythonCheck {
     if (earlier_broad || !later_broad) return;
     Node value = clause.field("value");
     context.report(rule(), {clause.start(), value.end()},
-                   {{"problem", "`except " + std::string(value.text()) + "` comes before a handler of `" + old_class_ +
+                   {{"problem", "`except " + single_line(value) + "` comes before a handler of `" + old_class_ +
                                     "` and now catches " + errors_ + " first"}});
   }
 

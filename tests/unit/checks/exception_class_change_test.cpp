@@ -100,6 +100,12 @@ TEST_CASE("exception-class-change takes the classes, the library and the wording
                                                     "and now catches missing-file errors first"});
   // Only tries that call the library count.
   CHECK(messages(type_test("torch.ones(1)")).empty());
+  // A handler broken across lines is quoted on one line, without its comments.
+  const std::string broken =
+      "import mylib\ntry:\n    mylib.load(p)\nexcept (ValueError,  # why\n        FileNotFoundError ):\n    pass\n"
+      "except Exception:\n    pass\n";
+  CHECK(messages(broken) == std::vector<std::string>{"`except (ValueError, FileNotFoundError)` comes before a handler "
+                                                     "of `OSError` and now catches missing-file errors first"});
 }
 
 TEST_CASE("exception-class-change rejects a misspelt param") {
