@@ -3,9 +3,10 @@
 // and a file no rule can fire on is not parsed. Word triggers match whole identifier words
 // (a word boundary is any byte outside [A-Za-z0-9_], non-ASCII bytes included); substring
 // triggers match anywhere, any-case ones ignoring ASCII case. A word trigger may spell tokens
-// around its words: `from torch import`, `torch.quantization`, `type(`, `= torch$` (a space
-// needs whitespace, punctuation may have some around it, `$` is the end of a statement). A rule fires when one of its
-// `triggers` and one entry of each of its `trigger_groups` occur.
+// around its words: `from torch import`, `torch.quantization`, `type(`, `= torch$`,
+// `, NotImplementedError` (a space needs whitespace, punctuation may have some around it and a
+// leading one may end a line with a comment after it, `$` is the end of a statement). A rule
+// fires when one of its `triggers` and one entry of each of its `trigger_groups` occur.
 #pragma once
 
 #include <array>

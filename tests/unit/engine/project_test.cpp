@@ -4,6 +4,7 @@
 // settings whatever else is asked first.
 #include <catch2/catch.hpp>
 
+#include <string>
 #include <tuple>
 
 #include "temp_project.hpp"
@@ -41,6 +42,16 @@ void write_nested_projects(const TempProject& tree) {
   tree.write("a/CMakeLists.txt", "find_package(Torch REQUIRED)\n");
   tree.write("a/nested/pyproject.toml", "[project]\nname = \"n\"\ndependencies = [\"torch>=2.5\"]\n");
   tree.write("a/nested/export.py", kDynamoExport);
+}
+
+// Projects `real` (torch >= 2.6) and `other` (torch >= 2.8) side by side, one Python file in
+// each (`file_dir` under `real`), for the link tests; returns the tree's canonical root.
+fs::path write_sibling_projects(const TempProject& tree, const std::string& file_dir) {
+  tree.write("real/requirements.txt", "torch>=2.6\n");
+  tree.write(file_dir + "/m.py", "");
+  tree.write("other/requirements.txt", "torch>=2.8\n");
+  tree.write("other/o.py", "");
+  return fs::canonical(tree.root());
 }
 
 }  // namespace
@@ -107,11 +118,7 @@ TEST_CASE("A file's settings do not depend on which files were asked about befor
 
 TEST_CASE("The per-directory project look-up resolves links like the uncached one") {
   TempProject tree;
-  tree.write("real/requirements.txt", "torch>=2.6\n");
-  tree.write("real/pkg/m.py", "");
-  tree.write("other/requirements.txt", "torch>=2.8\n");
-  tree.write("other/o.py", "");
-  fs::path root = fs::canonical(tree.root());
+  fs::path root = write_sibling_projects(tree, "real/pkg");
   fs::create_directory_symlink(root / "real", root / "alias");                         // a directory link
   fs::create_symlink(root / "other" / "o.py", root / "real" / "pkg" / "to_other.py");  // a file link out
   fs::create_symlink(root / "missing.py", root / "real" / "pkg" / "broken.py");
@@ -133,11 +140,7 @@ TEST_CASE("The per-directory project look-up resolves links like the uncached on
 
 TEST_CASE("Only a regular file the walk reached is plain; a link named on the command line is looked at") {
   TempProject tree;
-  tree.write("real/requirements.txt", "torch>=2.6\n");
-  tree.write("real/m.py", "");
-  tree.write("other/requirements.txt", "torch>=2.8\n");
-  tree.write("other/o.py", "");
-  fs::path root = fs::canonical(tree.root());
+  fs::path root = write_sibling_projects(tree, "real");
   fs::create_symlink(root / "other" / "o.py", root / "real" / "to_other.py");
   Discovery walked = discover({(root / "real").string()}, {}, nullptr);
   REQUIRE(walked.files.size() == 2);  // m.py and requirements.txt; the link leads out of the tree
