@@ -18,6 +18,12 @@
   X(git_repository_workdir)               \
   X(git_repository_free)                  \
   X(git_ignore_path_is_ignored)           \
+  X(git_ignore_add_rule)                  \
+  X(git_ignore_clear_internal_rules)      \
+  X(git_diff_tree_to_workdir)             \
+  X(git_diff_num_deltas)                  \
+  X(git_diff_get_delta)                   \
+  X(git_diff_free)                        \
   X(git_pathspec_new)                     \
   X(git_pathspec_free)                    \
   X(git_pathspec_matches_path)
