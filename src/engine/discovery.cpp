@@ -167,6 +167,13 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       result.errors.push_back(argument + ": " + error.message());
       continue;
     }
+    struct WalkEnd {
+      const DiscoveryFilter* filter;
+      const fs::path& root;
+      ~WalkEnd() {
+        if (filter != nullptr && filter->walked) filter->walked(root);
+      }
+    } walk_end{filter, root};
     for (; it != fs::recursive_directory_iterator(); it.increment(error)) {
       if (error) {
         result.errors.push_back(it->path().string() + ": " + error.message());

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/gitignore.hpp"
 
+#include <algorithm>
+
 #include "torchmigrate/engine/discovery.hpp"
 #include "torchmigrate/engine/libgit2_api.hpp"
 #include "torchmigrate/engine/working_directory.hpp"
@@ -27,6 +29,13 @@ bool has_git_entry_at_or_above(fs::path directory) {
     if (fs::symlink_status(directory / ".git", error).type() != fs::file_type::not_found) return true;
     if (!directory.has_parent_path() || directory.parent_path() == directory) return false;
   }
+}
+
+// Absolute, normal and without a trailing separator.
+fs::path normal_absolute(const fs::path& path) {
+  fs::path absolute = absolute_path(path).lexically_normal();
+  if (!absolute.has_filename() && absolute.has_relative_path()) absolute = absolute.parent_path();
+  return absolute;
 }
 
 }  // namespace
@@ -72,10 +81,12 @@ git_repository* GitIgnore::repository_for(const fs::path& directory, fs::path& w
   return found;
 }
 
-void GitIgnore::walking(const fs::path& root) {
-  fs::path absolute = absolute_path(root).lexically_normal();
-  if (!absolute.has_filename() && absolute.has_relative_path()) absolute = absolute.parent_path();
-  walk_roots_.push_back(absolute.native());
+void GitIgnore::walking(const fs::path& root) { walk_roots_.push_back(normal_absolute(root).native()); }
+
+void GitIgnore::walked(const fs::path& root) {
+  auto it = std::find(walk_roots_.begin(), walk_roots_.end(), normal_absolute(root).native());
+  if (it != walk_roots_.end()) walk_roots_.erase(it);
+  if (walk_roots_.empty()) listings_.clear();
 }
 
 bool GitIgnore::ask(git_repository* repository, const std::string& relative) {
@@ -169,8 +180,7 @@ const GitIgnore::Listing* GitIgnore::listing_for(git_repository* repository, con
 }
 
 bool GitIgnore::is_ignored(const fs::path& path, bool directory) {
-  fs::path absolute = absolute_path(path).lexically_normal();
-  if (!absolute.has_filename() && absolute.has_relative_path()) absolute = absolute.parent_path();
+  fs::path absolute = normal_absolute(path);
   fs::path workdir;
   git_repository* repository = repository_for(directory ? absolute : absolute.parent_path(), workdir);
   if (repository == nullptr) return false;

@@ -91,6 +91,10 @@ DiscoveryFilter Workspace::filter(bool force_exclude) {
     std::lock_guard lock(mutex_);
     gitignore_.walking(root);
   };
+  filter.walked = [this](const fs::path& root) {
+    std::lock_guard lock(mutex_);
+    gitignore_.walked(root);
+  };
   filter.language = [this](const fs::path& path) { return config_of_existing(path, false).language_for(path); };
   return filter;
 }

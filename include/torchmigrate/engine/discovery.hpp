@@ -59,8 +59,9 @@ struct DiscoveryFilter {
   // The front for a file; Language::Unknown skips it. The walk asks only about paths that exist
   // and are no directory, so an implementation may go by the file's directory alone.
   std::function<Language(const std::filesystem::path& path)> language;
-  // Told each directory the caller named before the walk lists it.
+  // Told each directory the caller named before the walk lists it, and once it is done.
   std::function<void(const std::filesystem::path& root)> walking;
+  std::function<void(const std::filesystem::path& root)> walked;
   // Apply `excluded` to paths named on the command line too (pre-commit passes every file).
   bool force_exclude = false;
 };

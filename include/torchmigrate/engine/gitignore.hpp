@@ -29,6 +29,8 @@ class GitIgnore {
   // reads each .gitignore once), not from one query per path: a query re-reads the ignore files of
   // every directory above its path, a stat each, and cost 40% of a warm cached run.
   void walking(const std::filesystem::path& root);
+  // The walk of `root` is over: its listings go (a language server's files change meanwhile).
+  void walked(const std::filesystem::path& root);
 
   // False outside a git repository. `directory` says whether `path` is one (the walk knows).
   // Not thread-safe: discovery is single-threaded.

@@ -138,6 +138,14 @@ TEST_CASE("A walk's verdicts come from one listing and equal git's answer for ea
   SECTION("the repository's root") { check_walk(repo, 3 + 10); }
   SECTION("a directory above it, holding the repository") { check_walk(root, 3 + 10); }
   SECTION("a directory inside it") { check_walk(repo / "pkg", 1 + 4); }
+  SECTION("a finished walk is forgotten: a file made since is asked about alone") {
+    GitIgnore walked;
+    walked.walking(repo);
+    CHECK_FALSE(walked.is_ignored(repo / "a.py", false));
+    walked.walked(repo);
+    tree.write("repo/made_later.log", "");
+    CHECK(walked.is_ignored(repo / "made_later.log", false));
+  }
   SECTION("an ignored directory") {
     GitIgnore walked;
     walked.walking(repo / "gen");
