@@ -43,16 +43,11 @@ bool path_order(std::string_view a, std::string_view b) {
                                       [&](char x, char y) { return rank(x) < rank(y); });
 }
 
-namespace {
-constexpr std::array<std::string_view, 16> kDefaultExcluded = {
-    ".git",        ".hg",           ".svn",        ".venv",        "venv",          ".tox",  ".nox", ".mypy_cache",
-    ".ruff_cache", ".pytest_cache", "__pycache__", "node_modules", "site-packages", "build", "dist", ".eggs"};
-}  // namespace
-
-std::span<const std::string_view> default_excluded_names() { return kDefaultExcluded; }
-
 bool is_default_excluded(const std::string& name) {
-  return std::find(kDefaultExcluded.begin(), kDefaultExcluded.end(), name) != kDefaultExcluded.end();
+  static constexpr std::array<std::string_view, 16> kExcluded = {
+      ".git",        ".hg",           ".svn",        ".venv",        "venv",          ".tox",  ".nox", ".mypy_cache",
+      ".ruff_cache", ".pytest_cache", "__pycache__", "node_modules", "site-packages", "build", "dist", ".eggs"};
+  return std::find(kExcluded.begin(), kExcluded.end(), name) != kExcluded.end();
 }
 
 namespace {
@@ -161,19 +156,11 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       }
       continue;
     }
-    if (filter != nullptr && filter->walking) filter->walking(root);
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error);
     if (error) {
       result.errors.push_back(argument + ": " + error.message());
       continue;
     }
-    struct WalkEnd {
-      const DiscoveryFilter* filter;
-      const fs::path& root;
-      ~WalkEnd() {
-        if (filter != nullptr && filter->walked) filter->walked(root);
-      }
-    } walk_end{filter, root};
     for (; it != fs::recursive_directory_iterator(); it.increment(error)) {
       if (error) {
         result.errors.push_back(it->path().string() + ": " + error.message());

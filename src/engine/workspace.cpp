@@ -87,14 +87,6 @@ DiscoveryFilter Workspace::filter(bool force_exclude) {
     if (config.excluded(path)) return true;
     return config.respect_gitignore && gitignore_.is_ignored(path, directory);
   };
-  filter.walking = [this](const fs::path& root) {
-    std::lock_guard lock(mutex_);
-    gitignore_.walking(root);
-  };
-  filter.walked = [this](const fs::path& root) {
-    std::lock_guard lock(mutex_);
-    gitignore_.walked(root);
-  };
   filter.language = [this](const fs::path& path) { return config_of_existing(path, false).language_for(path); };
   return filter;
 }

@@ -261,7 +261,7 @@ class DockerfileRecipe(unittest.TestCase):
         available = dependency_closure(listed) | {"libc6", "libgcc-s1", "libstdc++6"}
         self.assertEqual(needed - available, set())
         # And nothing listed is unneeded. Two libraries are loaded, not linked: libclang for C/C++
-        # files, libgit2 for .gitignore and globs (which a run cannot do without).
+        # files, libgit2 for configured globs (which such a run cannot do without).
         loaded = {"libclang1-14", "libgit2-1.5"}
         self.assertLessEqual(loaded, set(listed))
         self.assertLessEqual(set(listed), needed | loaded)

@@ -2,8 +2,8 @@
 """Libraries loaded only when a run needs them. libclang: only when a C/C++/CUDA file is
 checked; `--version` and Python-only runs never map it, and a run without it still checks every
 Python and build file, with one note saying what to install for the C/C++ ones. libgit2: only
-when a run asks git (.gitignore in a repository, configured globs); without it such a run stops
-with exit 2 and what to install, and a run that never asks git is unaffected."""
+when a run matches configured globs; without it such a run stops with exit 2 and what to install.
+.gitignore verdicts are torchmigrate's own: a walk in a repository needs no libgit2."""
 import subprocess
 import json
 import os
@@ -114,32 +114,30 @@ class LazyLibgit2(unittest.TestCase):
     def check(self, *paths, **env):
         return run("check", "--no-cache", "--output-format", "json", *paths, env=environment(**env))
 
-    def test_version_and_a_named_file_never_load_libgit2(self):
-        for args in (["--version"], ["check", "--no-cache", self.repo / "model.py"]):
+    def test_only_a_configured_glob_loads_libgit2(self):
+        for args in (["--version"], ["check", "--no-cache", self.repo / "model.py"],
+                     ["check", "--no-cache", "--force-exclude", self.repo / "model.py"],
+                     ["check", "--no-cache", self.repo]):
             with self.subTest(args=args):
                 libraries, result = loaded_libraries(*args)
                 self.assertTrue(libraries, "LD_DEBUG=libs traced the run: " + result.stderr[:500])
                 self.assertFalse([line for line in libraries if "libgit2" in line], libraries)
-        # A directory walk in a repository asks .gitignore: the trace sees libgit2 then.
-        libraries, _ = loaded_libraries("check", "--no-cache", self.repo)
+        libraries, _ = loaded_libraries("check", "--no-cache", "--extend-exclude", "generated_*.py", self.repo)
         self.assertTrue([line for line in libraries if "libgit2" in line], libraries)
 
-    def test_gitignore_is_honoured_through_the_loaded_library(self):
-        result = self.check(self.repo)
+    def test_a_walk_honours_gitignore_without_libgit2(self):
+        result = self.check(self.repo, TORCHMIGRATE_LIBGIT2="/nonexistent/libgit2.so.1.5")
         self.assertEqual(1, result.returncode, result.stderr)
         self.assertEqual(["model.py"], sorted({os.path.basename(f["filename"]) for f in json.loads(result.stdout)}))
 
-    def test_without_libgit2_a_walk_stops_with_what_to_install(self):
-        result = self.check(self.repo, TORCHMIGRATE_LIBGIT2="/nonexistent/libgit2.so.1.5")
+    def test_without_libgit2_a_configured_glob_stops_with_what_to_install(self):
+        result = self.check("--extend-exclude", "generated_*.py", self.repo,
+                            TORCHMIGRATE_LIBGIT2="/nonexistent/libgit2.so.1.5")
         self.assertEqual(2, result.returncode, result.stdout)
         self.assertEqual("", result.stdout)
         self.assertRegex(result.stderr, r"error: libgit2 could not be loaded \(TORCHMIGRATE_LIBGIT2: "
                                         r"/nonexistent/libgit2.so.1.5: .*\); .* install libgit2-[0-9.]+")
         self.assertNotIn("terminate called", result.stderr)
-        # A file named on the command line needs no git: it is checked as before.
-        named = self.check(self.repo / "model.py", TORCHMIGRATE_LIBGIT2="/nonexistent/libgit2.so.1.5")
-        self.assertEqual(1, named.returncode, named.stderr)
-        self.assertEqual(1, len(json.loads(named.stdout)))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,8 +45,6 @@ Language language_for(const std::filesystem::path& path);
 Language language_for(const std::filesystem::path& path, const buildfiles::ExtraExtensions& build_extensions);
 // Directory names skipped while walking (explicit file arguments are always checked).
 bool is_default_excluded(const std::string& directory_name);
-// Those names, for a walk that prunes them as well.
-std::span<const std::string_view> default_excluded_names();
 // Symbolic links met while walking a directory are never followed out of it: a link to a file
 // inside the walked tree is checked once, under the file's real path; a link to a file outside
 // it is skipped with a note; links to directories are not followed. A path given explicitly is
@@ -59,9 +56,6 @@ struct DiscoveryFilter {
   // The front for a file; Language::Unknown skips it. The walk asks only about paths that exist
   // and are no directory, so an implementation may go by the file's directory alone.
   std::function<Language(const std::filesystem::path& path)> language;
-  // Told each directory the caller named before the walk lists it, and once it is done.
-  std::function<void(const std::filesystem::path& root)> walking;
-  std::function<void(const std::filesystem::path& root)> walked;
   // Apply `excluded` to paths named on the command line too (pre-commit passes every file).
   bool force_exclude = false;
 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// libgit2, loaded with dlopen on the first question that needs git: whether a path is ignored
-// (.gitignore) or matches a configured glob. Linked, it maps libgit2 and its 17 dependent
+// libgit2, loaded with dlopen on the first question that needs git: whether a path matches a
+// configured glob. Linked, it maps libgit2 and its 17 dependent
 // libraries (Kerberos, mbedTLS, libssh2, ...) into every process: an empty program linked with it
 // starts in 7 ms instead of 0.7, a cost `--version` and a one-file pre-commit run would pay
 // without asking git anything. See docs/architecture.md.
@@ -13,17 +13,6 @@
 // Every libgit2 function torchmigrate calls; the headers give each one's type.
 #define TORCHMIGRATE_LIBGIT2_FUNCTIONS(X) \
   X(git_libgit2_init)                     \
-  X(git_repository_open_ext)              \
-  X(git_repository_is_bare)               \
-  X(git_repository_workdir)               \
-  X(git_repository_free)                  \
-  X(git_ignore_path_is_ignored)           \
-  X(git_ignore_add_rule)                  \
-  X(git_ignore_clear_internal_rules)      \
-  X(git_diff_tree_to_workdir)             \
-  X(git_diff_num_deltas)                  \
-  X(git_diff_get_delta)                   \
-  X(git_diff_free)                        \
   X(git_pathspec_new)                     \
   X(git_pathspec_free)                    \
   X(git_pathspec_matches_path)

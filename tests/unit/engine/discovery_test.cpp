@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Discovery keeps paths as strings in std::filesystem::path's order, and tells its filter when each
-// named directory's walk begins and ends.
+// Discovery keeps paths as strings; their order must stay std::filesystem::path's.
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -35,23 +34,4 @@ TEST_CASE("A walk lists its files in path order") {
   REQUIRE(listed.size() == 5);
   CHECK(std::is_sorted(listed.begin(), listed.end()));
   CHECK(listed.front() == dir.path / "a" / "b" / "c.py");
-}
-
-TEST_CASE("The filter hears when each named directory's walk begins and ends, around its questions") {
-  torchmigrate::testing::TempDir dir;
-  dir.write("one/a.py", "");
-  dir.write("two/b.py", "");
-  dir.write("c.py", "");
-  std::vector<std::string> heard;
-  DiscoveryFilter filter;
-  filter.walking = [&](const fs::path& root) { heard.push_back("begin " + root.filename().string()); };
-  filter.walked = [&](const fs::path& root) { heard.push_back("end " + root.filename().string()); };
-  filter.excluded = [&](const fs::path& path, bool) {
-    heard.push_back("ask " + path.filename().string());
-    return false;
-  };
-  filter.force_exclude = true;
-  discover({(dir.path / "one").string(), (dir.path / "c.py").string(), (dir.path / "two").string()}, {}, &filter);
-  CHECK(heard == std::vector<std::string>{"ask one", "begin one", "ask a.py", "end one", "ask c.py", "ask two",
-                                          "begin two", "ask b.py", "end two"});
 }
