@@ -96,6 +96,12 @@ IgnorePatterns::IgnorePatterns(std::string_view text) {
       pattern.shape = Shape::StarSuffix;
     } else {
       pattern.shape = Shape::Wildcards;
+      pattern.prefix = std::string(line.substr(0, line.find_first_of("*?[\\")));
+      // A `]` may close a class; whatever follows the last wildcard-like character is literal.
+      size_t last = line.find_last_of("*?]\\");
+      pattern.suffix = std::string(line.substr(last + 1));
+      // `**/` may match no directory at all, and take the `/` with it.
+      if (pattern.suffix.starts_with('/') && last >= 1 && line.substr(last - 1, 2) == "**") pattern.suffix.erase(0, 1);
     }
     patterns_.push_back(std::move(pattern));
   }
@@ -111,7 +117,14 @@ bool IgnorePatterns::matches(const Pattern& pattern, std::string_view subject, b
              equal(subject.substr(subject.size() - suffix.size()), suffix, ignore_case) &&
              subject.substr(0, subject.size() - suffix.size()).find('/') == std::string_view::npos;
     }
-    case Shape::Wildcards: return wildmatch_path(pattern.text, subject, ignore_case);
+    case Shape::Wildcards:
+      // Checked apart: `a/**/b` matches `a/b`, where the two overlap.
+      if (subject.size() < std::max(pattern.prefix.size(), pattern.suffix.size()) ||
+          !equal(subject.substr(0, pattern.prefix.size()), pattern.prefix, ignore_case) ||
+          !equal(subject.substr(subject.size() - pattern.suffix.size()), pattern.suffix, ignore_case)) {
+        return false;
+      }
+      return wildmatch_path(pattern.text, subject, ignore_case);
   }
   return false;
 }

@@ -31,6 +31,9 @@ class IgnorePatterns {
   };
   struct Pattern {
     std::string text;  // without `!`, the leading and the trailing `/`
+    // The literal text before the first and after the last wildcard: every match starts and ends
+    // with them, so most paths are turned away without matching.
+    std::string prefix, suffix;
     Shape shape = Shape::Literal;
     bool negated = false;
     bool directory_only = false;

@@ -165,6 +165,7 @@ TEST_CASE("Every verdict of a walk is git's own") {
                            "repo/a/b/c/z.py",
                            "repo/x/a/z.py",
                            "repo/p/q/deep_any.py",
+                           "repo/deep_any.py",
                            "repo/lib/one/mid.py",
                            "repo/lib/one/two/mid.py",
                            "repo/build",
