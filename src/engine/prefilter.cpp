@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 #include <iterator>
+#include <optional>
 
 namespace torchmigrate::engine {
 namespace {
@@ -69,19 +70,30 @@ bool tail_matches(std::string_view text, size_t at, std::string_view tail) {
   return at == text.size() || std::string_view("\n\r;#\\").find(text[at]) != std::string_view::npos;
 }
 
-// Whether `prefix` (no spaces) ends the text before `at`, a gap allowed in between. Reading
-// backwards cannot tell a comment from a `#` in a string, so both readings are tried (erring
-// towards matching): the line as it is, then the line cut at its first `#`.
-bool prefix_matches(std::string_view text, size_t at, std::string_view prefix) {
+// Where `c` stands before `at`, a gap allowed in between. Reading backwards cannot tell a
+// comment from a `#` in a string, so both readings are tried (erring towards matching): the line
+// as it is, then the line cut at its first `#`.
+std::optional<size_t> preceding(std::string_view text, size_t at, char c) {
   for (;;) {
     while (at > 0 && is_gap_byte(text[at - 1])) --at;
-    if (text.substr(0, at).ends_with(prefix)) return true;
+    if (at > 0 && text[at - 1] == c) return at - 1;
     size_t line_start = at == 0 ? 0 : text.rfind('\n', at - 1);
     line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
     size_t hash = text.find('#', line_start);
-    if (hash >= at) return false;
+    if (hash >= at) return std::nullopt;
     at = hash;
   }
+}
+
+// Whether `prefix` (punctuation, no spaces) ends the text before `at`, byte by byte from the
+// right, with gaps allowed between them as between any two tokens (`( "mps"`).
+bool prefix_matches(std::string_view text, size_t at, std::string_view prefix) {
+  for (size_t k = prefix.size(); k-- > 0;) {
+    std::optional<size_t> found = preceding(text, at, prefix[k]);
+    if (!found) return false;
+    at = *found;
+  }
+  return true;
 }
 
 }  // namespace

@@ -5,8 +5,9 @@
 // triggers match anywhere, any-case ones ignoring ASCII case. A word trigger may spell tokens
 // around its words: `from torch import`, `torch.quantization`, `type(`, `= torch$`,
 // `, NotImplementedError` (a space needs whitespace, punctuation may have some around it and a
-// leading one may end a line with a comment after it, `$` is the end of a statement). A rule
-// fires when one of its `triggers` and one entry of each of its `trigger_groups` occur.
+// leading one may end a line with a comment after it or be spaced from the next, `$` is the end
+// of a statement). A rule fires when one of its `triggers` and one entry of each of its
+// `trigger_groups` occur.
 #pragma once
 
 #include <array>

@@ -156,6 +156,19 @@ TEST_CASE("punctuation before the first word may be followed by a comment on its
                   });
 }
 
+TEST_CASE("several punctuation bytes before the first word may have gaps between them") {
+  RuleSpec literal = rule({"(\"mps"});
+  expect(literal, {
+                      {"torch.device(\"mps\")", true},
+                      {"torch.device( \"mps\")", true},
+                      {"torch.device(\n    \"mps:0\")", true},
+                      {"torch.device(  # which backend\n    \"mps\")", true},
+                      {"torch.device(r\"mps\")", false},
+                      {"device == \"mps\"", false},
+                      {"torch.device(x, \"mps\")", false},
+                  });
+}
+
 TEST_CASE("substring triggers match inside words; any-case ones ignore ASCII case") {
   RuleSpec arch = rule({"TORCH_CUDA_ARCH_LIST"}, TriggerMatch::Substring);
   expect(arch, {
