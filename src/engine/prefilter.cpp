@@ -142,22 +142,19 @@ std::vector<bool> Prefilter::candidates(std::string_view text) const {
   for (const Scan& scan : scans_) {
     if (!satisfied[scan.slot] && contains(text, scan.needle, scan.any_case)) satisfy(scan.slot);
   }
-  for (size_t i = 0; i < text.size() && open > 0;) {
-    if (!is_word_byte(static_cast<unsigned char>(text[i]))) {
-      ++i;
-      continue;
-    }
-    size_t end = word_end(text, i);
-    size_t length = end - i;
-    if ((first_words_[static_cast<unsigned char>(text[i])] >> std::min(length, kLongestWord)) & 1) {
-      if (auto found = words_.find(text.substr(i, length)); found != words_.end()) {
-        for (const WordTail& word : found->second) {
-          if (satisfied[word.slot] || !tail_matches(text, end, word.tail)) continue;
-          if (word.prefix.empty() || prefix_matches(text, i, word.prefix)) satisfy(word.slot);
+  if (open > 0) {
+    for_each_word(text, [&](size_t begin, size_t end) {
+      size_t length = end - begin;
+      if ((first_words_[static_cast<unsigned char>(text[begin])] >> std::min(length, kLongestWord)) & 1) {
+        if (auto found = words_.find(text.substr(begin, length)); found != words_.end()) {
+          for (const WordTail& word : found->second) {
+            if (satisfied[word.slot] || !tail_matches(text, end, word.tail)) continue;
+            if (word.prefix.empty() || prefix_matches(text, begin, word.prefix)) satisfy(word.slot);
+          }
         }
       }
-    }
-    i = end;
+      return open > 0;
+    });
   }
   std::vector<bool> result(rule_slots_.size());
   for (size_t rule = 0; rule < rule_slots_.size(); ++rule) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/word_scan.hpp"
 
 namespace torchmigrate::engine {
 
@@ -57,10 +58,5 @@ class Prefilter {
   std::array<uint64_t, 256> first_words_{};
   static constexpr size_t kLongestWord = 63;
 };
-
-// Whether `c` is part of an identifier word for trigger matching.
-constexpr bool is_word_byte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
 
 }  // namespace torchmigrate::engine
