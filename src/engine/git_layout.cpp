@@ -86,33 +86,38 @@ fs::path expand_user(const std::string& path) {
   return path;
 }
 
-// Reads the [core] keys of one configuration file into `settings`.
-void read_config(const fs::path& file, GitIgnoreSettings& settings, std::optional<std::string>& excludes_file) {
+// Reads the [core] keys of one configuration file into `settings`, and the files it includes
+// with `[include] path = ...` where they stand (`includeIf` conditions are not evaluated).
+void read_config(const fs::path& file, GitIgnoreSettings& settings, std::optional<std::string>& excludes_file,
+                 int depth = 0) {
   std::optional<std::string> text = read_text(file);
-  if (!text) return;
+  if (!text || depth > 10) return;  // git stops include cycles as well
   std::istringstream lines(*text);
   std::string line;
-  bool in_core = false;
+  std::string section;
   while (std::getline(lines, line)) {
     std::string stripped = trim(line);
     if (stripped.empty() || stripped.front() == '#' || stripped.front() == ';') continue;
     if (stripped.front() == '[') {
       size_t close = stripped.find(']');
-      std::string section = lower(trim(stripped.substr(1, close == std::string::npos ? std::string::npos : close - 1)));
-      in_core = section == "core";
+      section = lower(trim(stripped.substr(1, close == std::string::npos ? std::string::npos : close - 1)));
       if (close == std::string::npos) continue;
       stripped = trim(stripped.substr(close + 1));  // `[core] key = value` on one line
       if (stripped.empty()) continue;
     }
-    if (!in_core) continue;
     size_t equals = stripped.find('=');
     std::string key = lower(trim(stripped.substr(0, equals)));
     std::string value = equals == std::string::npos ? std::string() : config_value(stripped.substr(equals + 1));
-    if (key == "excludesfile") {
+    if (section == "include" && key == "path" && !value.empty()) {
+      fs::path included = expand_user(value);
+      read_config(included.is_absolute() ? included : file.parent_path() / included, settings, excludes_file,
+                  depth + 1);
+    } else if (section == "core" && key == "excludesfile") {
       excludes_file = value;
-    } else if (key == "ignorecase") {
-      if (std::optional<bool> flag = config_bool(equals == std::string::npos ? "true" : value))
+    } else if (section == "core" && key == "ignorecase") {
+      if (std::optional<bool> flag = config_bool(equals == std::string::npos ? "true" : value)) {
         settings.ignore_case = *flag;
+      }
     }
   }
 }

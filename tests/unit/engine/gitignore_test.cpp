@@ -178,8 +178,9 @@ TEST_CASE("Every verdict of a walk is git's own") {
     tree.write(file, "");
   }
   git(repo, "add -f gen/out.py");  // tracked, yet its directory is ignored
-  // core.excludesFile from the global configuration; git reads the same file.
-  tree.write("gitconfig", "[core]\n\texcludesFile = " + (repo / "other_ignore").string() + "\n");
+  // core.excludesFile from a file the global configuration includes; git reads the same file.
+  tree.write("gitconfig", "[user]\n\tname = t\n[include]\n\tpath = more_config\n");
+  tree.write("more_config", "[core]\n\texcludesFile = " + (repo / "other_ignore").string() + "\n");
   const char* saved = std::getenv("GIT_CONFIG_GLOBAL");
   std::string saved_value = saved != nullptr ? saved : "";
   ::setenv("GIT_CONFIG_GLOBAL", (root / "gitconfig").c_str(), 1);
@@ -198,6 +199,21 @@ TEST_CASE("Every verdict of a walk is git's own") {
   } else {
     ::unsetenv("GIT_CONFIG_GLOBAL");
   }
+}
+
+TEST_CASE("A whitelist .gitignore ignores all but what it re-includes, as git does") {
+  torchmigrate::testing::TempDir tree;
+  fs::path repo = fs::canonical(tree.path) / "repo";
+  git_init(repo);
+  tree.write("repo/.gitignore", "*\n!*/\n!*.py\n!.gitignore\nsrc/generated/\n");
+  for (const char* file : {"repo/a.py", "repo/a.txt", "repo/src/b.py", "repo/src/b.json", "repo/src/generated/c.py",
+                           "repo/src/deep/d.py"}) {
+    tree.write(file, "");
+  }
+  GitIgnore gitignore;
+  CHECK(compare_walk(repo, gitignore) >= 8);
+  CHECK(gitignore.is_ignored(repo / "src" / "b.json", false));
+  CHECK_FALSE(gitignore.is_ignored(repo / "src" / "deep" / "d.py", false));
 }
 
 TEST_CASE("A worktree takes info/exclude from the repository it belongs to") {
