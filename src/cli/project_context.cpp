@@ -45,7 +45,7 @@ std::map<fs::path, engine::FileContext> projects_of_run(engine::Workspace& works
                                                        const std::vector<std::string>& paths) {
   std::map<fs::path, engine::FileContext> by_root;
   for (const engine::DiscoveredFile& file : files) {
-    engine::FileContext context = workspace.context_for(file.path);
+    engine::FileContext context = workspace.context_for(file.path, file.plain);
     by_root.try_emplace(context.project->root(), context);
   }
   if (by_root.empty() && !paths.empty()) {
@@ -88,7 +88,8 @@ void describe_projects(engine::Workspace& workspace, const std::vector<engine::D
     report.projects.push_back({report_relative(root, report), context.linter->settings().min_torch.str(),
                                report_relative_source(context.min_torch_source, report), 0});
   }
-  for (const engine::DiscoveredFile& file : files) ++report.projects[index.at(workspace.project_of(file.path)->root())].files;
+  for (const engine::DiscoveredFile& file : files)
+    ++report.projects[index.at(workspace.project_of(file)->root())].files;
   for (output::FileFindings& findings : report.files) {
     auto it = index.find(workspace.project_of(findings.file->path())->root());
     if (it != index.end()) findings.project = it->second;

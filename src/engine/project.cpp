@@ -2,7 +2,10 @@
 #include "torchmigrate/engine/project.hpp"
 
 #include <algorithm>
+#include <string_view>
 #include <system_error>
+
+#include <dirent.h>
 
 #include "torchmigrate/engine/dlpack_facts.hpp"
 #include "torchmigrate/engine/parallel.hpp"
@@ -18,13 +21,24 @@ bool is_repository_top(const fs::path& directory) {
   return fs::exists(directory / ".git", error);
 }
 
-// Pins or a torchmigrate configuration make a directory a project's root.
+// Pins or a torchmigrate configuration make a directory a project's root. Every directory of a
+// walk is asked: one listing answers, where a stat per name and then a listing for the pins did.
 bool marks_project(const fs::path& directory) {
-  for (const char* name : {".torchmigrate.toml", "torchmigrate.toml"}) {
+  DIR* listing = ::opendir(directory.c_str());
+  if (listing == nullptr) return false;
+  bool marked = false;
+  while (const dirent* entry = ::readdir(listing)) {
+    std::string_view name = entry->d_name;
+    if (name != ".torchmigrate.toml" && name != "torchmigrate.toml" && !is_pin_file_name(name)) continue;
     std::error_code error;
-    if (fs::is_regular_file(directory / name, error)) return true;
+    if (entry->d_type == DT_REG ||
+        ((entry->d_type == DT_LNK || entry->d_type == DT_UNKNOWN) && fs::is_regular_file(directory / name, error))) {
+      marked = true;
+      break;
+    }
   }
-  return holds_pins(directory);
+  ::closedir(listing);
+  return marked;
 }
 
 fs::path start_directory(const fs::path& path) {

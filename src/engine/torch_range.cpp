@@ -5,7 +5,10 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <system_error>
+
+#include <dirent.h>
 
 #include "torchmigrate/buildfiles/build_file.hpp"
 #include "torchmigrate/buildfiles/pep440.hpp"
@@ -18,7 +21,7 @@ namespace {
 
 enum class PinFileKind { Requirements, Constraints, Pyproject, SetupCfg, SetupPy, Environment };
 
-std::optional<PinFileKind> pin_file_kind(const std::string& name) {
+std::optional<PinFileKind> pin_file_kind(std::string_view name) {
   if (name.starts_with("requirements") && name.ends_with(".txt")) return PinFileKind::Requirements;
   if (name.starts_with("constraints") && name.ends_with(".txt")) return PinFileKind::Constraints;
   if (name == "pyproject.toml") return PinFileKind::Pyproject;
@@ -31,14 +34,23 @@ std::optional<PinFileKind> pin_file_kind(const std::string& name) {
 }
 
 // The project's pin files in one directory, in tie-breaking order.
+// Every directory of a walk is asked (is it a project's root?): its entries are read by name,
+// and only a pin file's name costs a path or, when the listing cannot tell, a stat.
 std::vector<fs::path> pin_files(const fs::path& directory) {
   std::vector<std::pair<PinFileKind, fs::path>> found;
-  std::error_code error;
-  for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error)) {
-    std::error_code type_error;
-    if (!it->is_regular_file(type_error)) continue;
-    if (auto kind = pin_file_kind(it->path().filename().string())) found.emplace_back(*kind, it->path());
+  DIR* listing = ::opendir(directory.c_str());
+  if (listing == nullptr) return {};
+  while (const dirent* entry = ::readdir(listing)) {
+    std::optional<PinFileKind> kind = pin_file_kind(entry->d_name);
+    if (!kind) continue;
+    fs::path path = directory / entry->d_name;
+    std::error_code error;
+    if (entry->d_type == DT_REG ||
+        ((entry->d_type == DT_LNK || entry->d_type == DT_UNKNOWN) && fs::is_regular_file(path, error))) {
+      found.emplace_back(*kind, std::move(path));
+    }
   }
+  ::closedir(listing);
   std::sort(found.begin(), found.end());
   std::vector<fs::path> files;
   for (auto& entry : found) files.push_back(std::move(entry.second));
@@ -156,9 +168,7 @@ std::string TorchRange::describe() const {
   return text + " (from " + source + ")";
 }
 
-bool is_pin_file_name(const std::string& file_name) { return pin_file_kind(file_name).has_value(); }
-
-bool holds_pins(const fs::path& directory) { return !pin_files(directory).empty(); }
+bool is_pin_file_name(std::string_view file_name) { return pin_file_kind(file_name).has_value(); }
 
 std::vector<fs::path> find_project_roots(const std::vector<fs::path>& paths) {
   std::vector<fs::path> roots;

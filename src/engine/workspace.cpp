@@ -73,6 +73,10 @@ FileContext Workspace::context_for(const fs::path& path, bool plain) {
   return context;
 }
 
+std::shared_ptr<const Project> Workspace::project_of(const DiscoveredFile& file) {
+  return projects_.project_of(file.path, status_of(file.path, file.plain));
+}
+
 const Linter& Workspace::linter_for(const fs::path& path) { return *context_for(path).linter; }
 
 DiscoveryFilter Workspace::filter(bool force_exclude) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "torchmigrate/engine/settings.hpp"
@@ -34,10 +35,8 @@ struct TorchPin {
   std::string source;  // "path/to/requirements.txt:3"
 };
 
-// Whether `directory` itself holds one of the pin files named below.
-bool holds_pins(const std::filesystem::path& directory);
-// Whether a file of this name is one of those pin files.
-bool is_pin_file_name(const std::string& file_name);
+// Whether a file of this name is one of the pin files named below.
+bool is_pin_file_name(std::string_view file_name);
 
 // The nearest directory at or above each path that holds a requirements*.txt, constraints*.txt,
 // pyproject.toml, setup.cfg, setup.py or environment*.yml; the search stops at a `.git` folder.

@@ -46,6 +46,8 @@ class Workspace {
   // regular file and no link (DiscoveredFile::plain), which saves an lstat.
   FileContext context_for(const std::filesystem::path& path, bool plain = false);
   std::shared_ptr<const Project> project_of(const std::filesystem::path& path) { return projects_.project_of(path); }
+  // A walked file, known to be a regular file when `plain`: no lstat.
+  std::shared_ptr<const Project> project_of(const DiscoveredFile& file);
   // The walk's filter: configured excludes, .gitignore (unless disabled), configured extensions.
   DiscoveryFilter filter(bool force_exclude);
   // The run's own walk of `paths` (with filter()): a project whose root lies in one of the
