@@ -4,22 +4,34 @@
 #include <openssl/evp.h>
 
 #include <initializer_list>
+#include <memory>
 #include <stdexcept>
 
 namespace torchmigrate::engine {
 namespace {
 
-// The lowercase hex digest of the header and the pieces, one after the other.
+// The algorithm fetched once: OpenSSL 3 looks a legacy EVP_sha1() up in its provider on every
+// EVP_DigestInit_ex, which cost as much as hashing the cache's small keys.
+const EVP_MD* fetched(const char* name) {
+  EVP_MD* algorithm = EVP_MD_fetch(nullptr, name, nullptr);
+  if (algorithm == nullptr) throw std::runtime_error(std::string("OpenSSL has no ") + name);
+  return algorithm;  // kept for the process
+}
+
+// The lowercase hex digest of the header and the pieces, one after the other. One context per
+// thread, reset for each digest.
 std::string hex_digest(const EVP_MD* algorithm, std::string_view header,
                        std::initializer_list<std::string_view> pieces) {
+  struct ContextDeleter {
+    void operator()(EVP_MD_CTX* context) const { EVP_MD_CTX_free(context); }
+  };
+  thread_local std::unique_ptr<EVP_MD_CTX, ContextDeleter> context(EVP_MD_CTX_new());
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
-  EVP_MD_CTX* context = EVP_MD_CTX_new();
-  bool ok = context != nullptr && EVP_DigestInit_ex(context, algorithm, nullptr) == 1;
-  ok = ok && EVP_DigestUpdate(context, header.data(), header.size()) == 1;
-  for (std::string_view piece : pieces) ok = ok && EVP_DigestUpdate(context, piece.data(), piece.size()) == 1;
-  ok = ok && EVP_DigestFinal_ex(context, digest, &length) == 1;
-  EVP_MD_CTX_free(context);
+  bool ok = context != nullptr && EVP_DigestInit_ex2(context.get(), algorithm, nullptr) == 1;
+  ok = ok && EVP_DigestUpdate(context.get(), header.data(), header.size()) == 1;
+  for (std::string_view piece : pieces) ok = ok && EVP_DigestUpdate(context.get(), piece.data(), piece.size()) == 1;
+  ok = ok && EVP_DigestFinal_ex(context.get(), digest, &length) == 1;
   if (!ok) throw std::runtime_error(std::string("OpenSSL could not compute ") + EVP_MD_get0_name(algorithm));
   static constexpr char kHex[] = "0123456789abcdef";
   std::string hex;
@@ -41,9 +53,13 @@ std::string content_hash(std::initializer_list<std::string_view> pieces) {
   for (std::string_view piece : pieces) size += piece.size();
   std::string header = "blob " + std::to_string(size);
   header.push_back('\0');
-  return hex_digest(EVP_sha1(), header, pieces);
+  static const EVP_MD* sha1 = fetched("SHA1");
+  return hex_digest(sha1, header, pieces);
 }
 
-std::string sha256_hex(std::string_view data) { return hex_digest(EVP_sha256(), {}, {data}); }
+std::string sha256_hex(std::string_view data) {
+  static const EVP_MD* sha256 = fetched("SHA256");
+  return hex_digest(sha256, {}, {data});
+}
 
 }  // namespace torchmigrate::engine
