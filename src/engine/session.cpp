@@ -59,15 +59,21 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   // reads would read the whole project again.
   const bool cached_run = cache != nullptr && mode == FixMode::Report;
   const bool keyed_by_text = cached_run && linter.facts_read(SourceFile(display, "", file.language), true).any();
-  const std::string* fingerprint = cached_run && !keyed_by_text ? &fingerprints.of(linter, {}) : nullptr;
-  std::string slot = fingerprint ? ResultCache::slot(display, linter.settings(), *fingerprint) : std::string();
+  // The key without project facts: every Python file's, and that of a file keyed by its text
+  // when no rule firing on that text reads a fact.
+  const std::string* factless = cached_run ? &fingerprints.of(linter, {}) : nullptr;
+  std::string factless_slot = factless ? ResultCache::slot(display, linter.settings(), *factless) : std::string();
   const std::optional<ResultCache::FileStamp> stamp =
       cached_run && !file.contents ? ResultCache::stamp(file.path) : std::nullopt;
-  // Unchanged since a run that found nothing in it: not even read.
-  if (stamp && fingerprint && cache->unchanged_without_findings(slot, *fingerprint, *stamp)) {
+  // Unchanged since a run that found nothing in it: not even read. A file keyed by its text has
+  // an entry under the factless key only if its text read no fact, and while its stamp holds,
+  // its text has not changed, so neither has that (most build files: a YAML file without pins).
+  if (stamp && factless && cache->unchanged_without_findings(factless_slot, *factless, *stamp)) {
     outcome.source = std::make_shared<SourceFile>(display, "", file.language);
     return outcome;
   }
+  const std::string* fingerprint = keyed_by_text ? nullptr : factless;
+  std::string slot = keyed_by_text ? std::string() : std::move(factless_slot);
   ReadResult read = file.contents ? ReadResult{file.contents, {}, false} : read_file(file.path, mode == FixMode::Apply);
   if (!read.text) {
     outcome.source = std::make_shared<SourceFile>(display, "", file.language);
