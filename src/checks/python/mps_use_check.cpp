@@ -3,7 +3,7 @@
 // `torch.device("mps")`): torch 2.8 is the last release that supports it on macOS 13.
 #include "torchmigrate/checks/python_checks.hpp"
 
-#include <regex>
+#include <string_view>
 
 #include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/checks/module_references.hpp"
@@ -35,9 +35,11 @@ std::optional<std::string_view> string_value(Node node) {
 
 // `mps` or `mps:<index>`.
 bool is_mps_device(Node node) {
-  static const std::regex device(R"(mps(:[0-9]+)?)");
   std::optional<std::string_view> value = string_value(node);
-  return value && std::regex_match(value->begin(), value->end(), device);
+  if (!value || !value->starts_with("mps")) return false;
+  std::string_view index = value->substr(3);
+  if (index.empty()) return true;
+  return index.size() > 1 && index[0] == ':' && index.find_first_not_of("0123456789", 1) == std::string_view::npos;
 }
 
 class MpsUseCheck final : public engine::PythonCheck {
