@@ -34,19 +34,28 @@ bool component_matches(std::string_view pattern, std::string_view name, bool ign
   return ::fnmatch(std::string(pattern).c_str(), std::string(name).c_str(), ignore_case ? FNM_CASEFOLD : 0) == 0;
 }
 
+// Whether pattern[p...] matches path[s...]. `failed` remembers the (p, s) pairs that did not:
+// without it, a `.gitignore` line with many `**` against a deep path tries every way to spread
+// the path over them (a hostile file could stop a run for hours).
 bool match_components(const std::vector<std::string_view>& pattern, size_t p, const std::vector<std::string_view>& path,
-                      size_t s, bool ignore_case) {
-  for (; p < pattern.size(); ++p, ++s) {
-    if (pattern[p] == "**") {
-      if (p + 1 == pattern.size()) return s < path.size();  // `x/**`: everything inside x
-      for (size_t skip = s; skip <= path.size(); ++skip) {
-        if (match_components(pattern, p + 1, path, skip, ignore_case)) return true;
+                      size_t s, bool ignore_case, std::vector<bool>& failed) {
+  size_t at = p * (path.size() + 1) + s;
+  if (failed[at]) return false;
+  bool matched = [&] {
+    for (; p < pattern.size(); ++p, ++s) {
+      if (pattern[p] == "**") {
+        if (p + 1 == pattern.size()) return s < path.size();  // `x/**`: everything inside x
+        for (size_t skip = s; skip <= path.size(); ++skip) {
+          if (match_components(pattern, p + 1, path, skip, ignore_case, failed)) return true;
+        }
+        return false;
       }
-      return false;
+      if (s >= path.size() || !component_matches(pattern[p], path[s], ignore_case)) return false;
     }
-    if (s >= path.size() || !component_matches(pattern[p], path[s], ignore_case)) return false;
-  }
-  return s == path.size();
+    return s == path.size();
+  }();
+  if (!matched) failed[at] = true;
+  return matched;
 }
 
 // Trailing spaces go unless escaped with a backslash; so does a carriage return (CRLF files).
@@ -64,7 +73,10 @@ std::string_view trim_line(std::string_view line) {
 }  // namespace
 
 bool wildmatch_path(std::string_view pattern, std::string_view path, bool ignore_case) {
-  return match_components(components(pattern), 0, components(path), 0, ignore_case);
+  std::vector<std::string_view> pattern_parts = components(pattern);
+  std::vector<std::string_view> path_parts = components(path);
+  std::vector<bool> failed((pattern_parts.size() + 1) * (path_parts.size() + 1), false);
+  return match_components(pattern_parts, 0, path_parts, 0, ignore_case, failed);
 }
 
 IgnorePatterns::IgnorePatterns(std::string_view text) {
