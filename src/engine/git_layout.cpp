@@ -4,9 +4,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <string_view>
+
+#include "torchmigrate/engine/file_io.hpp"
 
 namespace torchmigrate::engine {
 
@@ -14,13 +15,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::optional<std::string> read_text(const fs::path& path) {
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream) return std::nullopt;
-  std::ostringstream text;
-  text << stream.rdbuf();
-  return text.str();
-}
+// Regular files only: a FIFO in a checkout would block the run.
+std::optional<std::string> read_text(const fs::path& path) { return read_file(path).text; }
 
 std::string trim(std::string_view text) {
   size_t begin = text.find_first_not_of(" \t\r\n");

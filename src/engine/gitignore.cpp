@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/gitignore.hpp"
 
-#include <fstream>
-#include <sstream>
-
+#include "torchmigrate/engine/file_io.hpp"
 #include "torchmigrate/engine/git_layout.hpp"
 #include "torchmigrate/engine/working_directory.hpp"
 
@@ -16,12 +14,10 @@ GitIgnore::~GitIgnore() = default;
 
 namespace {
 
+// A missing file, or one that is no regular file (a FIFO would block the run), has no patterns.
 IgnorePatterns read_patterns(const fs::path& file) {
-  std::ifstream stream(file, std::ios::binary);
-  if (!stream) return {};
-  std::ostringstream text;
-  text << stream.rdbuf();
-  return IgnorePatterns(text.str());
+  ReadResult read = read_file(file);
+  return read.text ? IgnorePatterns(*read.text) : IgnorePatterns();
 }
 
 // Absolute, normal and without a trailing separator.

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include "../temp_dir.hpp"
 #include "torchmigrate/engine/gitignore.hpp"
 
@@ -231,4 +233,14 @@ TEST_CASE("A worktree takes info/exclude from the repository it belongs to") {
   GitIgnore gitignore;
   CHECK(gitignore.is_ignored(root / "linked" / "excluded_by_info.py", false));
   CHECK_FALSE(gitignore.is_ignored(root / "linked" / "kept.py", false));
+}
+
+TEST_CASE("A .gitignore that is no regular file is read as empty, never waited on") {
+  torchmigrate::testing::TempDir tree;
+  fs::path repo = fs::canonical(tree.path) / "repo";
+  git_init(repo);
+  tree.write("repo/a.py", "");
+  REQUIRE(::mkfifo((repo / ".gitignore").c_str(), 0644) == 0);  // opened for reading, it would block
+  GitIgnore gitignore;
+  CHECK_FALSE(gitignore.is_ignored(repo / "a.py", false));
 }
