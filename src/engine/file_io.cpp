@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -98,6 +99,24 @@ ReadResult read_file(const fs::path& path, bool for_writing) {
   ::close(fd);
   bytes.resize(filled);
   return {std::move(bytes), {}, for_writing && no_write_permission(path.c_str(), info)};
+}
+
+std::vector<std::string> regular_files_named(const fs::path& directory,
+                                             const std::function<bool(std::string_view name)>& wanted) {
+  std::vector<std::string> names;
+  DIR* listing = ::opendir(directory.c_str());
+  if (listing == nullptr) return names;
+  while (const dirent* entry = ::readdir(listing)) {
+    std::string_view name = entry->d_name;
+    if (!wanted(name)) continue;
+    std::error_code error;
+    if (entry->d_type == DT_REG ||
+        ((entry->d_type == DT_LNK || entry->d_type == DT_UNKNOWN) && fs::is_regular_file(directory / name, error))) {
+      names.emplace_back(name);
+    }
+  }
+  ::closedir(listing);
+  return names;
 }
 
 size_t invalid_utf8_offset(std::string_view text) {

@@ -5,9 +5,8 @@
 #include <string_view>
 #include <system_error>
 
-#include <dirent.h>
-
 #include "torchmigrate/engine/dlpack_facts.hpp"
+#include "torchmigrate/engine/file_io.hpp"
 #include "torchmigrate/engine/parallel.hpp"
 #include "torchmigrate/engine/working_directory.hpp"
 
@@ -22,23 +21,11 @@ bool is_repository_top(const fs::path& directory) {
 }
 
 // Pins or a torchmigrate configuration make a directory a project's root. Every directory of a
-// walk is asked: one listing answers, where a stat per name and then a listing for the pins did.
+// walk is asked, so one listing answers (not a stat per name and then a listing for the pins).
 bool marks_project(const fs::path& directory) {
-  DIR* listing = ::opendir(directory.c_str());
-  if (listing == nullptr) return false;
-  bool marked = false;
-  while (const dirent* entry = ::readdir(listing)) {
-    std::string_view name = entry->d_name;
-    if (name != ".torchmigrate.toml" && name != "torchmigrate.toml" && !is_pin_file_name(name)) continue;
-    std::error_code error;
-    if (entry->d_type == DT_REG ||
-        ((entry->d_type == DT_LNK || entry->d_type == DT_UNKNOWN) && fs::is_regular_file(directory / name, error))) {
-      marked = true;
-      break;
-    }
-  }
-  ::closedir(listing);
-  return marked;
+  return !regular_files_named(directory, [](std::string_view name) {
+            return name == ".torchmigrate.toml" || name == "torchmigrate.toml" || is_pin_file_name(name);
+          }).empty();
 }
 
 fs::path start_directory(const fs::path& path) {

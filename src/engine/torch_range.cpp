@@ -8,11 +8,10 @@
 #include <string_view>
 #include <system_error>
 
-#include <dirent.h>
-
 #include "torchmigrate/buildfiles/build_file.hpp"
 #include "torchmigrate/buildfiles/pep440.hpp"
 #include "torchmigrate/buildfiles/requirements.hpp"
+#include "torchmigrate/engine/file_io.hpp"
 
 namespace torchmigrate::engine {
 namespace fs = std::filesystem;
@@ -34,23 +33,12 @@ std::optional<PinFileKind> pin_file_kind(std::string_view name) {
 }
 
 // The project's pin files in one directory, in tie-breaking order.
-// Every directory of a walk is asked (is it a project's root?): its entries are read by name,
-// and only a pin file's name costs a path or, when the listing cannot tell, a stat.
 std::vector<fs::path> pin_files(const fs::path& directory) {
   std::vector<std::pair<PinFileKind, fs::path>> found;
-  DIR* listing = ::opendir(directory.c_str());
-  if (listing == nullptr) return {};
-  while (const dirent* entry = ::readdir(listing)) {
-    std::optional<PinFileKind> kind = pin_file_kind(entry->d_name);
-    if (!kind) continue;
-    fs::path path = directory / entry->d_name;
-    std::error_code error;
-    if (entry->d_type == DT_REG ||
-        ((entry->d_type == DT_LNK || entry->d_type == DT_UNKNOWN) && fs::is_regular_file(path, error))) {
-      found.emplace_back(*kind, std::move(path));
-    }
+  for (const std::string& name :
+       regular_files_named(directory, [](std::string_view name) { return pin_file_kind(name).has_value(); })) {
+    found.emplace_back(*pin_file_kind(name), directory / name);
   }
-  ::closedir(listing);
   std::sort(found.begin(), found.end());
   std::vector<fs::path> files;
   for (auto& entry : found) files.push_back(std::move(entry.second));

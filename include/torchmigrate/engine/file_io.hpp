@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace torchmigrate::engine {
 
@@ -21,6 +22,11 @@ struct ReadResult {
 // `for_writing` also asks whether the file may be written (read_only; a syscall per file that a
 // report run does not need).
 ReadResult read_file(const std::filesystem::path& path, bool for_writing = false);
+
+// The names of the regular files in `directory` (links followed) that `wanted` accepts. Names
+// come from one listing; only a link or an entry of unknown type costs a stat.
+std::vector<std::string> regular_files_named(const std::filesystem::path& directory,
+                                             const std::function<bool(std::string_view name)>& wanted);
 
 // What the engine sees of a file's bytes: the text without a UTF-8 byte order mark (so offsets,
 // columns and the first line are those of the code), or why the file must not be touched.

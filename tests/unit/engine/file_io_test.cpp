@@ -4,10 +4,13 @@
 // forked child that dies there) leaving the original intact.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -211,4 +214,20 @@ TEST_CASE("writing through a symbolic link changes its target and keeps the link
   CHECK(fs::is_symlink(dir.path() / "link.py"));
   CHECK(contents(target) == "y\n");
   CHECK(mode_of(target) == 0600);
+}
+
+TEST_CASE("regular_files_named lists the wanted regular files, links to them included") {
+  TempDir dir;
+  (void)dir.write("requirements.txt", "torch\n");
+  (void)dir.write("requirements-dev.txt", "numpy\n");
+  (void)dir.write("notes.txt", "x\n");
+  fs::create_directory(dir.path() / "requirements-dir.txt");  // a directory of a wanted name
+  fs::create_symlink(dir.path() / "requirements.txt", dir.path() / "requirements-link.txt");
+  fs::create_symlink(dir.path() / "missing", dir.path() / "requirements-broken.txt");
+  REQUIRE(::mkfifo((dir.path() / "requirements-fifo.txt").c_str(), 0644) == 0);
+  std::vector<std::string> names =
+      regular_files_named(dir.path(), [](std::string_view name) { return name.starts_with("requirements"); });
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"requirements-dev.txt", "requirements-link.txt", "requirements.txt"});
+  CHECK(regular_files_named(dir.path() / "absent", [](std::string_view) { return true; }).empty());
 }
