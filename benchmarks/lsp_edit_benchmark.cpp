@@ -105,6 +105,21 @@ int main() {
   size_t findings = last_count;
 
   // Typing: insert a character at spread-out lines, then delete it again, one edit per message.
+  // Each edit is also counted by what its line is: inside a body, a blank line between
+  // statements, or a module-level line (a def, class or constant's name, or a comment).
+  std::vector<std::string> lines;
+  for (size_t start = 0; start < source.size();) {
+    size_t end = source.find('\n', start);
+    lines.push_back(source.substr(start, end - start));
+    start = end + 1;
+  }
+  auto line_kind = [&](int line) {
+    const std::string& text = lines[static_cast<size_t>(line)];
+    if (text.empty()) return 1;
+    return text[0] == ' ' ? 0 : 2;
+  };
+  const char* const kKindNames[] = {"inside a body", "blank module-level line", "module-level name or comment"};
+  std::vector<double> by_kind[3];
   std::vector<double> per_edit;
   for (int i = 0; i < kEdits; ++i) {
     int line = 7 + (i / 2) * 97 % (kLines - 20);
@@ -118,6 +133,7 @@ int main() {
     Clock::time_point start = Clock::now();
     send(body);
     per_edit.push_back(milliseconds(Clock::now() - start));
+    by_kind[line_kind(line)].push_back(per_edit.back());
     if (published != before + 1) {
       std::fprintf(stderr, "edit %d was not re-published\n", i);
       return 1;
@@ -143,6 +159,11 @@ int main() {
   std::printf("file: %d lines, %zu bytes, %zu findings\n", kLines, source.size(), findings);
   std::printf("per edit (didChange -> publishDiagnostics, incremental re-parse): median %.2f ms, p95 %.2f ms, max %.2f ms (%d edits)\n",
               edit_median, percentile(per_edit, 0.95), percentile(per_edit, 1.0), kEdits);
+  for (int kind = 0; kind < 3; ++kind) {
+    if (by_kind[kind].empty()) continue;
+    std::printf("  %-29s median %.2f ms, p95 %.2f ms (%zu edits)\n", kKindNames[kind], percentile(by_kind[kind], 0.5),
+                percentile(by_kind[kind], 0.95), by_kind[kind].size());
+  }
   std::printf("full re-lint (parse from scratch + lint):                        median %.2f ms\n", full_median);
   std::printf("full re-lint / per edit: %.1fx\n", full_median / edit_median);
   return 0;

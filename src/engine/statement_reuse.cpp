@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "torchmigrate/engine/word_scan.hpp"
 #include "torchmigrate/python/tree_walk.hpp"
 
 namespace torchmigrate::engine {
@@ -57,23 +58,19 @@ bool binds_directly(python::Node statement, const python::Binding& binding) {
          statement.named_child(0) == binding.node;
 }
 
-// What every module-level name means, as text: its kind, qualified names and, unless the
+// What each module-level name means, as text: its kind, qualified names and, unless the
 // statement is the binding itself, the text of the statement that binds it. Equal texts before
-// and after an edit that changed one region of statements: every name a statement outside the
-// edit uses resolves as before (the other statements keep their order, so each binding stays
-// before or after each use).
-std::string module_names(const python::SemanticModel& model, const std::vector<python::Node>& statements,
+// and after an edit that changed one region of statements: every use of the name outside the
+// edit resolves as before (the other statements keep their order, so each binding stays before
+// or after each use).
+ModuleNames module_names(const python::SemanticModel& model, const std::vector<python::Node>& statements,
                          const std::vector<TextRange>& ranges) {
-  const auto& bindings = model.scopes().front().bindings;
-  std::vector<std::string_view> names;
-  for (const auto& entry : bindings) names.push_back(entry.first);
-  std::sort(names.begin(), names.end());
-  std::string out;
-  for (std::string_view name : names) {
-    for (const python::Binding& binding : bindings.find(std::string(name))->second) {
+  ModuleNames names;
+  for (const auto& [name, bindings] : model.scopes().front().bindings) {
+    std::string& out = names[name];
+    for (const python::Binding& binding : bindings) {
       size_t index = statement_index(ranges, binding.node.start());
-      out.append(name).append(1, '\0').append(std::to_string(static_cast<int>(binding.kind)));
-      out.append(1, '\0').append(binding.qualified_name);
+      out.append(std::to_string(static_cast<int>(binding.kind))).append(1, '\0').append(binding.qualified_name);
       // `from m import C` and `import m.C as C` bind the same name to different statements, and
       // TM301 tells an object imported by name from a module imported whole.
       out.append(1, '\0').append(binding.node ? binding.node.kind() : "");
@@ -83,7 +80,7 @@ std::string module_names(const python::SemanticModel& model, const std::vector<p
       out.append(1, '\n');
     }
   }
-  return out;
+  return names;
 }
 
 bool is_guard_statement(python::Node statement) {
@@ -115,6 +112,7 @@ std::optional<StatementReuse> reusable(const LintMemo& memo, uint64_t front,
   const size_t old_changed = old_end > first ? first : before;  // `before`: none
   StatementReuse reuse;
   reuse.changed = new_end > first ? first : after;
+  if (reuse.changed < after) reuse.rechecked.push_back(reuse.changed);
   // A guard's branches and early exits may guard the statements after it.
   if ((old_changed < before && memo.guard_statements[old_changed]) ||
       (reuse.changed < after && is_guard_statement(statements[reuse.changed]))) {
@@ -147,6 +145,68 @@ std::optional<StatementReuse> reusable(const LintMemo& memo, uint64_t front,
     if (index != old_changed) reuse.comments.push_back(shifted(comment, delta(index)));
   }
   return reuse;
+}
+
+namespace {
+
+// The names bound in one map and not the other, or bound to something else.
+std::vector<std::string_view> changed_names(const ModuleNames& before, const ModuleNames& after) {
+  std::vector<std::string_view> changed;
+  auto old_name = before.begin();
+  auto new_name = after.begin();
+  while (old_name != before.end() || new_name != after.end()) {
+    if (new_name == after.end() || (old_name != before.end() && old_name->first < new_name->first)) {
+      changed.push_back((old_name++)->first);
+    } else if (old_name == before.end() || new_name->first < old_name->first) {
+      changed.push_back((new_name++)->first);
+    } else {
+      if (old_name->second != new_name->second) changed.push_back(old_name->first);
+      ++old_name;
+      ++new_name;
+    }
+  }
+  return changed;
+}
+
+// Where `text` spells `name` as a whole word: every use of it, and maybe a few in strings.
+template <typename Visit>
+void for_each_spelling(std::string_view text, std::string_view name, Visit visit) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    bool starts = at == 0 || !is_word_byte(static_cast<unsigned char>(text[at - 1]));
+    bool ends = end == text.size() || !is_word_byte(static_cast<unsigned char>(text[end]));
+    if (starts && ends) visit(static_cast<uint32_t>(at));
+  }
+}
+
+}  // namespace
+
+bool recheck_users(StatementReuse& reuse, const ModuleNames& before, const ModuleNames& after, std::string_view text,
+                   const std::vector<python::Node>& statements, const std::vector<TextRange>& ranges) {
+  std::vector<bool> users(statements.size(), false);
+  for (std::string_view name : changed_names(before, after)) {
+    for_each_spelling(text, name, [&](uint32_t at) {
+      size_t index = statement_index(ranges, at);
+      if (index < statements.size() && at < ranges[index].end) users[index] = true;
+    });
+  }
+  for (size_t index : reuse.rechecked) users[index] = false;
+  bool any = false;
+  for (size_t index = 0; index < statements.size(); ++index) {
+    if (!users[index]) continue;
+    if (is_guard_statement(statements[index])) return false;
+    reuse.rechecked.push_back(index);
+    any = true;
+  }
+  if (!any) return true;
+  std::sort(reuse.rechecked.begin(), reuse.rechecked.end());
+  auto rechecked = [&](uint32_t at) {
+    size_t index = statement_index(ranges, at);
+    return index < statements.size() && users[index];
+  };
+  std::erase_if(reuse.findings, [&](const Diagnostic& finding) { return rechecked(finding.range.start); });
+  std::erase_if(reuse.comments, [&](const TextRange& comment) { return rechecked(comment.start); });
+  return true;
 }
 
 }  // namespace torchmigrate::engine

@@ -453,8 +453,7 @@ namespace {
 // The nodes RegionCollector::visit acts on, with their parents, in pre-order: one walk with its
 // own ancestor stack (ts_node_parent starts from the root on every call), no recursion, linear
 // however deep the nesting. `work` counts the nodes visited.
-std::vector<std::pair<Node, Node>> collect_guard_nodes(Node root, const std::optional<TextRange>& focus,
-                                                       uint64_t& work) {
+std::vector<std::pair<Node, Node>> collect_guard_nodes(Node root, const std::optional<Focus>& focus, uint64_t& work) {
   static const KindId kGuardKinds[] = {python_kind_id("if_statement"), python_kind_id("while_statement"),
                                        python_kind_id("conditional_expression"), python_kind_id("boolean_operator"),
                                        python_kind_id("try_statement")};
@@ -468,7 +467,7 @@ std::vector<std::pair<Node, Node>> collect_guard_nodes(Node root, const std::opt
       found.emplace_back(node, ancestors.empty() ? Node() : ancestors.back());
     }
     ancestors.push_back(node);
-    bool outside = focus && depth == 1 && (node.end() <= focus->start || focus->end <= node.start());
+    bool outside = focus && depth == 1 && !focus->overlaps(node.start(), node.end());
     return outside ? WalkStep::Skip : WalkStep::Enter;
   });
   return found;

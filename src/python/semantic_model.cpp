@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "torchmigrate/python/tree_walk.hpp"
+
 namespace torchmigrate::python {
 namespace {
 
@@ -81,7 +83,7 @@ SemanticModel::SemanticModel(Node root) {
   collect(root, module);
 }
 
-SemanticModel::SemanticModel(Node root, TextRange focus) : focus_(focus) {
+SemanticModel::SemanticModel(Node root, Focus focus) : focus_(std::move(focus)) {
   int module = new_scope(ScopeKind::Module, root.range(), -1);
   collect(root, module);
 }
@@ -124,7 +126,7 @@ void SemanticModel::collect(Node node, int scope) {
   }
   if (is_comprehension(kind)) {
     int inner = new_scope(ScopeKind::Comprehension, node.range(), scope);
-    for (uint32_t i = 0; i < node.named_child_count(); ++i) collect(node.named_child(i), inner);
+    for_each_named_child(node, [&](Node child) { collect(child, inner); });
     return;
   }
   if (kind == "assignment") {
@@ -167,7 +169,7 @@ void SemanticModel::collect(Node node, int scope) {
   } else if (kind == "as_pattern" || kind == "except_clause") {
     bind_field("alias");
   }
-  for (uint32_t i = 0; i < node.named_child_count(); ++i) collect(node.named_child(i), scope);
+  for_each_named_child(node, [&](Node child) { collect(child, scope); });
 }
 
 void SemanticModel::collect_function(Node node, int scope, ScopeKind kind) {

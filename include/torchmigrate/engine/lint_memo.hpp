@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // What one lint of an editor's document leaves for the next: when an edit stays inside one
-// top-level statement and leaves every module-level name meaning what it did, the Python
-// front re-runs its checks on that statement only and keeps the other statements' findings.
+// top-level statement, the Python front re-runs its checks on that statement, and on those that
+// spell a module-level name whose meaning the edit changed, and keeps the others' findings.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,10 +21,11 @@ struct LintMemo {
   std::vector<TextRange> statements;   // the module's top-level statements, in order
   std::vector<bool> guard_statements;  // which of them are if, try or while statements
   std::vector<bool> broken_statements;  // which of them hold a syntax error
-  std::string module_names;            // what every module-level name meant (see python_front.cpp)
+  std::map<std::string, std::string> module_names;  // what each module-level name meant (statement_reuse.hpp)
   std::vector<Diagnostic> findings;    // compatibility code removed, suppressions not yet applied
   std::vector<TextRange> comments;     // where suppression comments may be (when a rule wants them)
-  uint64_t reuses = 0;                 // lints that checked one statement or none (tests, benchmarks)
+  uint64_t reuses = 0;                 // lints that kept other statements' findings (tests, benchmarks)
+  uint64_t renames = 0;                // of those, lints that also re-checked a changed name's users
 };
 
 }  // namespace torchmigrate::engine

@@ -46,10 +46,11 @@ enum class GuardVerdict {
 class CompatGuards {
  public:
   CompatGuards(Node root, const SemanticModel& model) : root_(root), model_(model) {}
-  // Verdicts only for findings inside `focus` (an editor's changed statement; `model` may be
-  // focused on it too): of the other top-level statements only the guards themselves are read,
-  // since what lies inside them guards nothing outside.
-  CompatGuards(Node root, const SemanticModel& model, TextRange focus) : root_(root), model_(model), focus_(focus) {}
+  // Verdicts only for findings inside `focus` (an editor's changed statements; `model` may be
+  // focused on them too): of the other top-level statements only the guards themselves are
+  // read, since what lies inside them guards nothing outside.
+  CompatGuards(Node root, const SemanticModel& model, Focus focus)
+      : root_(root), model_(model), focus_(std::move(focus)) {}
 
   // The verdict for a finding of rule `key` (its code) that starts at byte `offset`.
   GuardVerdict verdict(uint32_t offset, const std::string& key, const GuardRule& rule);
@@ -72,7 +73,7 @@ class CompatGuards {
   Node root_;
   const SemanticModel& model_;
   std::map<std::string, std::vector<std::pair<uint32_t, State>>> tables_;  // by rule: state from each offset on
-  std::optional<TextRange> focus_;
+  std::optional<Focus> focus_;
   std::optional<std::vector<std::pair<Node, Node>>> guard_nodes_;  // (node, parent), in pre-order
   uint64_t work_ = 0;
 };

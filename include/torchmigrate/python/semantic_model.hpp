@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "torchmigrate/python/focus.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 
 namespace torchmigrate::python {
@@ -41,10 +42,10 @@ struct Scope {
 class SemanticModel {
  public:
   explicit SemanticModel(Node root);
-  // A model that answers only for nodes inside `focus` (an editor's changed statement): the
+  // A model that answers only for nodes inside `focus` (an editor's changed statements): the
   // bodies of functions and classes outside it are not read. Module-level bindings are all
   // there, so every answer about a node inside `focus` is the whole model's.
-  SemanticModel(Node root, TextRange focus);
+  SemanticModel(Node root, Focus focus);
 
   // Qualified name of an identifier, attribute chain (`te.export_for_inference`) or of a
   // call's callee. nullopt when it does not come from an import (a local, a builtin, unknown).
@@ -71,9 +72,7 @@ class SemanticModel {
 
  private:
   void collect(Node node, int scope);
-  [[nodiscard]] bool read_body(Node body) const {
-    return !focus_ || (focus_->start < body.end() && body.start() < focus_->end);
-  }
+  [[nodiscard]] bool read_body(Node body) const { return !focus_ || focus_->overlaps(body.start(), body.end()); }
   void collect_function(Node node, int scope, ScopeKind kind);
   void bind_target(Node target, int scope, Node statement, uint32_t position);
   void bind_parameters(Node parameters, int scope);
@@ -87,7 +86,7 @@ class SemanticModel {
 
   std::vector<Scope> scopes_;
   std::vector<Node> imports_;
-  std::optional<TextRange> focus_;
+  std::optional<Focus> focus_;
 };
 
 }  // namespace torchmigrate::python

@@ -83,4 +83,21 @@ void for_each_node(Node root, Visit&& visit) {
   }
 }
 
+// Calls `visit(child)` for each named child of `parent`, in order. Node::named_child(i) starts
+// from the first child on every call, so a loop over it is quadratic in a module's or a long
+// body's statements; past a few children one cursor pass is cheaper than its allocation.
+template <typename Visit>
+void for_each_named_child(Node parent, Visit&& visit) {
+  constexpr uint32_t kFewChildren = 8;
+  const uint32_t count = parent.named_child_count();
+  if (count <= kFewChildren) {
+    for (uint32_t i = 0; i < count; ++i) visit(parent.named_child(i));
+    return;
+  }
+  TreeWalk walk(parent);
+  for (bool more = walk.next(); more && walk.depth() == 1; more = walk.next(false)) {
+    if (Node child = walk.node(); child.is_named()) visit(child);
+  }
+}
+
 }  // namespace torchmigrate::python

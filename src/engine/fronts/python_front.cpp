@@ -12,6 +12,7 @@
 #include "torchmigrate/engine/linter.hpp"
 #include "torchmigrate/engine/statement_reuse.hpp"
 #include "torchmigrate/python/compat_guards.hpp"
+#include "torchmigrate/python/focus.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 #include "torchmigrate/python/tree_walk.hpp"
@@ -123,8 +124,12 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
     for (python::Node statement : statements) ranges.push_back(statement.range());
     if (memo->candidates == fires) reuse = reusable(*memo, id_, statements, ranges);
   }
-  std::optional<TextRange> focus;
-  if (reuse) focus = reuse->changed < statements.size() ? ranges[reuse->changed] : TextRange{0, 0};
+  // The statements checked again, when the others' findings are kept.
+  auto focus_of = [&](const StatementReuse& kept) {
+    std::vector<TextRange> focused;
+    for (size_t index : kept.rechecked) focused.push_back(ranges[index]);
+    return python::Focus(std::move(focused));
+  };
 
   std::vector<std::vector<PythonCheck*>> dispatch(python::python_kind_count());
   const python::KindId comment_kind = python::python_kind_id("comment");
@@ -134,12 +139,20 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   }
   poll();
   std::optional<python::SemanticModel> model;
-  std::optional<std::string> names;  // module_names of this text, once computed
-  if (focus) {
-    model.emplace(tree.root(), *focus);
+  std::optional<ModuleNames> names;  // module_names of this text, once computed
+  if (reuse) {
+    model.emplace(tree.root(), focus_of(*reuse));
     names = module_names(*model, statements, ranges);
-    // A module-level name now means something else: every statement may resolve differently.
-    if (*names != memo->module_names) focus.reset(), reuse.reset(), model.reset();
+    // A module-level name now means something else: the statements that spell it may resolve
+    // differently, and the model must read their bodies too.
+    if (*names != memo->module_names) {
+      if (recheck_users(*reuse, memo->module_names, *names, file.text(), statements, ranges)) {
+        ++memo->renames;
+        if (reuse->rechecked.size() > 1) model.emplace(tree.root(), focus_of(*reuse));
+      } else {
+        reuse.reset(), model.reset();
+      }
+    }
   }
   // Built on first use: in many files the prefilter lets through, no node a check visits needs it.
   auto whole_model = [&]() -> const python::SemanticModel& {
@@ -159,8 +172,8 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   };
   if (!reuse) {
     python::for_each_node(tree.root(), visit);
-  } else if (reuse->changed < statements.size()) {
-    python::for_each_node(statements[reuse->changed], visit);
+  } else {
+    for (size_t index : reuse->rechecked) python::for_each_node(statements[index], visit);
   }
   poll();
   for (const auto& check : checks) check->finish(context);
@@ -173,7 +186,7 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
     const RuleSpec* rule = environment_.catalog().find(diagnostic.code);
     if (rule == nullptr) return false;
-    if (!guards && focus) guards.emplace(tree.root(), whole_model(), *focus);
+    if (!guards && reuse) guards.emplace(tree.root(), whole_model(), focus_of(*reuse));
     if (!guards) guards.emplace(tree.root(), whole_model());
     auto [it, inserted] = guard_rules.try_emplace(rule->code);
     if (inserted) it->second = guard_rule(*rule, settings);
@@ -197,7 +210,7 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
       memo->guard_statements.push_back(is_guard_statement(statement));
       memo->broken_statements.push_back(statement.has_error());
     }
-    memo->module_names = names ? *names : module_names(whole_model(), statements, ranges);
+    memo->module_names = names ? std::move(*names) : module_names(whole_model(), statements, ranges);
     memo->findings = diagnostics;
     memo->comments = comments;
     memo->front = id_;

@@ -121,6 +121,8 @@ void undo(Typing& state) {
   replace(state, state.last_inserted, removed);
 }
 
+Typing typing_in(const std::string& text) { return {text, python::SyntaxTree::parse(text), {}, {}, {}}; }
+
 // Lints the state with its memo and whole, checks that both agree, and returns the findings.
 std::string lint_both(const engine::Linter& linter, Typing& state) {
   SourceFile file("m.py", state.text, Language::Python);
@@ -153,6 +155,7 @@ TEST_CASE("Re-checking only the edited statement finds what a full lint finds") 
   std::sort(sources.begin(), sources.end());
   REQUIRE(sources.size() >= 10);
   uint64_t reuses = 0;
+  uint64_t renames = 0;
   uint64_t reuses_with_errors = 0;
   std::mt19937 random(20261201);
   for (size_t index = 0; index < sources.size(); ++index) {
@@ -160,7 +163,7 @@ TEST_CASE("Re-checking only the edited statement finds what a full lint finds") 
     // Every other file keeps its syntax errors for a while; the others' are taken back at once.
     const bool keeps_errors = index % 2 == 1;
     std::string text = read(source);
-    Typing state{text, python::SyntaxTree::parse(text), {}, {}, {}};
+    Typing state = typing_in(text);
     for (int step = 0; step < 80; ++step) {
       // Edits pile up; one in four is taken back, and one that breaks the syntax at once or,
       // in every other file, half the time.
@@ -181,10 +184,13 @@ TEST_CASE("Re-checking only the edited statement finds what a full lint finds") 
       REQUIRE(remembered == full);
     }
     reuses += state.memo.reuses;
+    renames += state.memo.renames;
   }
   // The shortcut was taken often enough, with and without a syntax error in the edited
   // statement, for the comparison to mean something.
+  INFO(reuses << " reuses, " << renames << " of them after a rename, " << reuses_with_errors << " with errors");
   CHECK(reuses >= 300);
+  CHECK(renames >= 50);
   CHECK(reuses_with_errors >= 50);
 }
 
@@ -193,7 +199,7 @@ TEST_CASE("An edit that changes what other statements mean re-checks them all") 
   const std::string text =
       "import torch\n\nif torch.__version__ < \"2.8\":\n    raise ImportError(\"needs torch 2.8\")\n\n"
       "export = torch.export.export\n\n\ndef run(m, x):\n    return export(m, (x,))\n";
-  Typing state{text, python::SyntaxTree::parse(text), {}, {}, {}};
+  Typing state = typing_in(text);
   // Code after the early exit runs on torch 2.8 only: nothing to report.
   CHECK(lint_both(linter, state).empty());
   // The exit is gone: the call after it now runs on 2.7 as well.
@@ -219,11 +225,43 @@ TEST_CASE("An edit that changes what other statements mean re-checks them all") 
   CHECK(lint_both(linter, state).find("TM901") == std::string::npos);
 }
 
+TEST_CASE("A renamed module-level name re-checks the statements that spell it") {
+  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  Typing state = typing_in(
+      "import torch\nfrom torch.export import export\n\n\ndef run(m, x):\n    return export(m, (x,))\n\n\n"
+      "def other(m):\n    return m\n");
+  CHECK(lint_both(linter, state).find("TM201") != std::string::npos);
+  // `export` is no longer torch's: `run` is checked again, `other` is not.
+  edit(state, "import export", "import export as exported");
+  CHECK(lint_both(linter, state).find("TM201") == std::string::npos);
+  CHECK(state.memo.reuses == 1);
+  CHECK(state.memo.renames == 1);
+  // A def renamed to the imported name shadows it for the statements after it.
+  edit(state, "import export as exported", "import export");
+  CHECK(lint_both(linter, state).find("TM201") != std::string::npos);
+  edit(state, "def other", "def export");
+  CHECK(lint_both(linter, state).find("TM201") == std::string::npos);
+  CHECK(state.memo.renames == 3);
+}
+
+TEST_CASE("A renamed name that a guard spells re-checks every statement") {
+  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  Typing state = typing_in(
+      "import torch\nimport torch as T\n\nif T.__version__ < \"2.8\":\n    raise ImportError(\"needs torch 2.8\")\n\n"
+      "from torch.export import export\n\n\ndef run(m, x):\n    return export(m, (x,))\n");
+  CHECK(lint_both(linter, state).empty());
+  // The early exit no longer tests torch's version, so `run` (which does not spell `T`) now
+  // runs on 2.7 as well.
+  edit(state, "import torch as T", "import numpy as T");
+  CHECK(lint_both(linter, state).find("TM201") != std::string::npos);
+  CHECK(state.memo.reuses == 0);
+}
+
 TEST_CASE("A binding that moves into a branch re-checks every statement") {
   engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
   const std::string text =
       "import torch\n\nexport = print\nwith ctx:\n    export = torch.export.export\n\nexport(m, (x,))\n";
-  Typing state{text, python::SyntaxTree::parse(text), {}, {}, {}};
+  Typing state = typing_in(text);
   // After the `with`, `export` is torch's: reported, with fixes.
   std::string certain = lint_both(linter, state);
   CHECK(certain.find("fix Add") != std::string::npos);
@@ -244,7 +282,7 @@ TEST_CASE("TM301 re-checks one statement unless its moved module is spelled") {
       "import torch\nfrom torch.ao.quantization import QConfig\n\n\ndef build(d):\n    return "
       "QConfig.from_dict(d)\n\n\n"
       "def run(m):\n    return torch.ao.quantization.prepare(m)\n";
-  Typing state{text, python::SyntaxTree::parse(text), {}, {}, {}};
+  Typing state = typing_in(text);
   lint_both(linter, state);
   // An edit inside one function: the other's findings are kept, not recomputed.
   edit(state, "prepare(m)", "prepare(m, inplace=True)");

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "torchmigrate/python/focus.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 #include "torchmigrate/python/tree_walk.hpp"
 
@@ -172,4 +173,40 @@ TEST_CASE("syntax_error_count counts ERROR and MISSING nodes") {
     CHECK(tree.syntax_error_count() == expected);
     CHECK(tree.first_error().has_value());
   }
+}
+
+TEST_CASE("for_each_named_child visits what named_child(i) returns, in order") {
+  std::string source;
+  for (int i = 0; i < 20; ++i) {
+    source += 'x';
+    source += std::to_string(i);
+    source += " = f(a, b, *c, **d)  # note\n";
+  }
+  source += "class C(A, B, metaclass=M):\n    pass\n";
+  SyntaxTree tree = SyntaxTree::parse(source);
+  std::vector<Node> parents;
+  for_each_node(tree.root(), [&](Node node) { parents.push_back(node); });
+  size_t wide = 0;
+  for (Node parent : parents) {
+    std::vector<Node> expected;
+    for (uint32_t i = 0; i < parent.named_child_count(); ++i) expected.push_back(parent.named_child(i));
+    std::vector<Node> visited;
+    for_each_named_child(parent, [&](Node child) { visited.push_back(child); });
+    INFO(parent.kind());
+    CHECK(visited == expected);
+    if (expected.size() > 8) ++wide;  // the cursor path, not only the indexed one
+  }
+  CHECK(wide >= 1);
+}
+
+TEST_CASE("A focus reads only the bodies that reach into its statements") {
+  Focus focus({{40, 60}, {0, 10}, {25, 25}});
+  CHECK(focus.ranges().size() == 2);  // the empty range reads nothing
+  CHECK(focus.overlaps(0, 5));
+  CHECK(focus.overlaps(5, 45));
+  CHECK(focus.overlaps(59, 70));
+  CHECK_FALSE(focus.overlaps(10, 40));
+  CHECK_FALSE(focus.overlaps(20, 30));
+  CHECK_FALSE(focus.overlaps(60, 90));
+  CHECK_FALSE(Focus({}).overlaps(0, 100));
 }
