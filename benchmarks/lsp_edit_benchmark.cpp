@@ -124,8 +124,11 @@ int main() {
   for (int i = 0; i < kEdits; ++i) {
     int line = 7 + (i / 2) * 97 % (kLines - 20);
     bool insert = i % 2 == 0;
-    std::string range = R"({"start":{"line":)" + std::to_string(line) + R"(,"character":8},"end":{"line":)" +
-                        std::to_string(line) + R"(,"character":)" + (insert ? "8" : "9") + "}}";
+    // Column 8, or the end of a shorter line: the deletion takes back exactly what was typed.
+    size_t column = std::min<size_t>(8, lines[static_cast<size_t>(line)].size());
+    std::string range = R"({"start":{"line":)" + std::to_string(line) + R"(,"character":)" + std::to_string(column) +
+                        R"(},"end":{"line":)" + std::to_string(line) + R"(,"character":)" +
+                        std::to_string(insert ? column : column + 1) + "}}";
     std::string body = R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///bench/model.py","version":)" +
                        std::to_string(i + 2) + R"(},"contentChanges":[{"range":)" + range + R"(,"text":")" +
                        (insert ? "z" : "") + R"("}]}})";

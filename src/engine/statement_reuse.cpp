@@ -96,8 +96,7 @@ std::optional<StatementReuse> reusable(const LintMemo& memo, uint64_t front,
     return std::string_view(memo.text).substr(memo.statements[i].start,
                                               memo.statements[i].end - memo.statements[i].start);
   };
-  // The edit's region: what lies between the statements both texts start and end with. At most
-  // one statement on each side: one edited, typed or deleted.
+  // The edit's region: the statements between those both texts start and end with.
   const size_t before = memo.statements.size();
   const size_t after = statements.size();
   size_t first = 0;
@@ -108,25 +107,23 @@ std::optional<StatementReuse> reusable(const LintMemo& memo, uint64_t front,
     --old_end;
     --new_end;
   }
-  if (old_end > first + 1 || new_end > first + 1) return std::nullopt;
-  const size_t old_changed = old_end > first ? first : before;  // `before`: none
+  auto edited_before = [&](size_t index) { return first <= index && index < old_end; };
+  auto edited_now = [&](size_t index) { return first <= index && index < new_end; };
   StatementReuse reuse;
-  reuse.changed = new_end > first ? first : after;
-  if (reuse.changed < after) reuse.rechecked.push_back(reuse.changed);
-  // A guard's branches and early exits may guard the statements after it.
-  if ((old_changed < before && memo.guard_statements[old_changed]) ||
-      (reuse.changed < after && is_guard_statement(statements[reuse.changed]))) {
-    return std::nullopt;
+  for (size_t index = first; index < new_end; ++index) reuse.rechecked.push_back(index);
+  for (size_t index = 0; index < before; ++index) {
+    // A guard's branches and early exits may guard the statements after it.
+    if (edited_before(index) && memo.guard_statements[index]) return std::nullopt;
+    // A syntax error may only be in the edit: elsewhere the parser's recovery could have read
+    // the same text differently.
+    if (!edited_before(index) && memo.broken_statements[index]) return std::nullopt;
   }
-  // A syntax error may only be in the changed statement: elsewhere the parser's recovery could
-  // have read the same text differently.
-  for (size_t i = 0; i < before; ++i) {
-    if (i != old_changed && memo.broken_statements[i]) return std::nullopt;
+  for (size_t index = 0; index < after; ++index) {
+    if (edited_now(index) ? is_guard_statement(statements[index]) : statements[index].has_error()) {
+      return std::nullopt;
+    }
   }
-  for (size_t i = 0; i < after; ++i) {
-    if (i != reuse.changed && statements[i].has_error()) return std::nullopt;
-  }
-  // Findings and comments move with their statements; the changed one's are found again.
+  // Findings and comments move with their statements; the edited ones' are found again.
   auto now = [&](size_t index) { return index < first ? index : index + after - before; };
   auto delta = [&](size_t index) {
     return static_cast<int64_t>(ranges[now(index)].start) - memo.statements[index].start;
@@ -134,7 +131,7 @@ std::optional<StatementReuse> reusable(const LintMemo& memo, uint64_t front,
   for (const Diagnostic& diagnostic : memo.findings) {
     size_t index = statement_index(memo.statements, diagnostic.range.start);
     if (index >= before) return std::nullopt;
-    if (index == old_changed) continue;
+    if (edited_before(index)) continue;
     Diagnostic kept = diagnostic;
     if (!move_into(kept, memo.statements[index], delta(index))) return std::nullopt;
     reuse.findings.push_back(std::move(kept));
@@ -142,7 +139,7 @@ std::optional<StatementReuse> reusable(const LintMemo& memo, uint64_t front,
   for (TextRange comment : memo.comments) {
     size_t index = statement_index(memo.statements, comment.start);
     if (index >= before) return std::nullopt;
-    if (index != old_changed) reuse.comments.push_back(shifted(comment, delta(index)));
+    if (!edited_before(index)) reuse.comments.push_back(shifted(comment, delta(index)));
   }
   return reuse;
 }

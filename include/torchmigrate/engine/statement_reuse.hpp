@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Which findings of an editor's previous lint (lint_memo.hpp) still hold after an edit: those of
-// the top-level statements the edit left alone, when it edited, added or removed at most one
-// statement, that one no guard (an if, try or while whose branches or early exit may guard what
-// follows), and no other statement holds a syntax error. A statement that spells a module-level
-// name whose meaning changed is checked again too, unless it is a guard.
+// the top-level statements the edit left alone, when none of the statements it edited, added or
+// removed is a guard (an if, try or while whose branches or early exit may guard what follows)
+// and no other statement holds a syntax error. A statement that spells a module-level name whose
+// meaning changed is checked again too, unless it is a guard.
 #pragma once
 
 #include <cstdint>
@@ -20,8 +20,7 @@
 namespace torchmigrate::engine {
 
 struct StatementReuse {
-  size_t changed = 0;                // the edited statement; statements.size(): it was deleted
-  std::vector<size_t> rechecked;     // the statements to check again, in order (`changed` among them)
+  std::vector<size_t> rechecked;     // the statements to check again, in source order
   std::vector<Diagnostic> findings;  // of the other statements, moved to the new text
   std::vector<TextRange> comments;   // likewise
 };
@@ -38,7 +37,7 @@ ModuleNames module_names(const python::SemanticModel& model, const std::vector<p
 bool is_guard_statement(python::Node statement);
 // What `memo`, made by the front numbered `front`, gives the text whose top-level statements are
 // `statements` (at `ranges`); nullopt when it must be linted whole. module_names is compared by
-// the caller, which builds the model focused on the changed statement, and which then calls
+// the caller, which builds the model focused on the edited statements, and which then calls
 // `recheck_users`.
 std::optional<StatementReuse> reusable(const LintMemo& memo, uint64_t front,
                                        const std::vector<python::Node>& statements,

@@ -146,9 +146,10 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
     // A module-level name now means something else: the statements that spell it may resolve
     // differently, and the model must read their bodies too.
     if (*names != memo->module_names) {
+      const size_t edited = reuse->rechecked.size();
       if (recheck_users(*reuse, memo->module_names, *names, file.text(), statements, ranges)) {
         ++memo->renames;
-        if (reuse->rechecked.size() > 1) model.emplace(tree.root(), focus_of(*reuse));
+        if (reuse->rechecked.size() > edited) model.emplace(tree.root(), focus_of(*reuse));
       } else {
         reuse.reset(), model.reset();
       }

@@ -225,6 +225,22 @@ TEST_CASE("An edit that changes what other statements mean re-checks them all") 
   CHECK(lint_both(linter, state).find("TM901") == std::string::npos);
 }
 
+TEST_CASE("An edit that splits or joins statements re-checks all it touched") {
+  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  Typing state =
+      typing_in("import torch\n\n\ndef run(m, x):\n    return torch.export.export(m, (x,))\n\n\nrun(m, x)\n");
+  lint_both(linter, state);
+  // One statement becomes two, each with a finding; then they are one again.
+  edit(state, "def run(m, x):\n    return torch.export.export(m, (x,))",
+       "torch.export.export(m, (x,))\ntorch.export.export(n, (y,))");
+  std::string split = lint_both(linter, state);
+  CHECK(split.find("TM201") != split.rfind("TM201"));
+  CHECK(state.memo.reuses == 1);
+  edit(state, "(x,))\ntorch", "(x,)); torch");
+  lint_both(linter, state);
+  CHECK(state.memo.reuses == 2);
+}
+
 TEST_CASE("A renamed module-level name re-checks the statements that spell it") {
   engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
   Typing state = typing_in(
