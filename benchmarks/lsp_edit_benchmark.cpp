@@ -105,8 +105,9 @@ int main() {
   size_t findings = last_count;
 
   // Typing: insert a character at spread-out lines, then delete it again, one edit per message.
-  // Each edit is also counted by what its line is: inside a body, a blank line between
-  // statements, or a module-level line (a def, class or constant's name, or a comment).
+  // Each edit is also counted by what its line is: inside a body, a blank line (typing at its
+  // column 0 inside a class ends the class), or a module-level line (a def, class or constant's
+  // name, or a comment).
   std::vector<std::string> lines;
   for (size_t start = 0; start < source.size();) {
     size_t end = source.find('\n', start);
@@ -118,7 +119,7 @@ int main() {
     if (text.empty()) return 1;
     return text[0] == ' ' ? 0 : 2;
   };
-  const char* const kKindNames[] = {"inside a body", "blank module-level line", "module-level name or comment"};
+  const char* const kKindNames[] = {"inside a body", "blank line", "module-level name or comment"};
   std::vector<double> by_kind[3];
   std::vector<double> per_edit;
   for (int i = 0; i < kEdits; ++i) {
