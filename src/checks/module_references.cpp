@@ -52,13 +52,15 @@ std::vector<ImportedName> imports_under(Node statement, const std::vector<std::s
   return found;
 }
 
-bool is_outermost_attribute(Node attribute) {
-  Node parent = attribute.parent();
+bool is_outermost_attribute(Node attribute) { return is_outermost_attribute(attribute, attribute.parent()); }
+
+bool is_outermost_attribute(Node attribute, Node parent) {
   return !(parent && parent.kind() == "attribute" && parent.field("object") == attribute);
 }
 
-bool is_reference_identifier(Node identifier) {
-  Node parent = identifier.parent();
+bool is_reference_identifier(Node identifier) { return is_reference_identifier(identifier, identifier.parent()); }
+
+bool is_reference_identifier(Node identifier, Node parent) {
   if (!parent) return true;
   std::string_view kind = parent.kind();
   if (kind == "dotted_name" || kind == "aliased_import") return false;

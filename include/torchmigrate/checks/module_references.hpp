@@ -25,9 +25,12 @@ struct ImportedName {
 std::vector<ImportedName> imports_under(python::Node statement, const std::vector<std::string>& prefixes);
 
 // True for the attribute that ends a chain (`a.b.c` in `a.b.c(x)`), not for `a.b` inside it.
+// Given its `parent` (a visited node's is the context's), it does not look it up.
 bool is_outermost_attribute(python::Node attribute);
+bool is_outermost_attribute(python::Node attribute, python::Node parent);
 
 // An identifier that refers to something (not an attribute name, keyword name or import part).
 bool is_reference_identifier(python::Node identifier);
+bool is_reference_identifier(python::Node identifier, python::Node parent);
 
 }  // namespace torchmigrate::checks

@@ -28,6 +28,10 @@ class PythonCheckContext {
   [[nodiscard]] const SourceFile& file() const { return file_; }
   [[nodiscard]] const python::SemanticModel& model() const { return model_(); }
   [[nodiscard]] const Settings& settings() const { return settings_; }
+  // The parent of the node being visited, from the walk's own stack of ancestors: Node::parent
+  // walks down from the root on every call. The front sets it before each visit.
+  [[nodiscard]] python::Node parent() const { return parent_; }
+  void set_parent(python::Node parent) { parent_ = parent; }
 
   // Reports a finding of `rule`; severity comes from the catalog, the message from its template.
   Diagnostic& report(const RuleSpec& rule, TextRange range, const std::map<std::string, std::string>& values = {});
@@ -37,6 +41,7 @@ class PythonCheckContext {
   std::function<const python::SemanticModel&()> model_;
   const Settings& settings_;
   std::vector<Diagnostic>& sink_;
+  python::Node parent_;
 };
 
 // One rule's check. The linter walks the tree once and calls `visit` for each node whose kind

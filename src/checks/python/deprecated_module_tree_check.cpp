@@ -172,11 +172,10 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
   }
 
   void visit_attribute(Node attribute, PythonCheckContext& context) {
-    // Resolving first: most attributes name nothing deprecated, and finding a node's parent
-    // walks down from the root.
+    // The walk knows the parent, so an inner part of a chain costs no resolution.
+    if (!is_outermost_attribute(attribute, context.parent())) return;
     std::optional<std::string> qualified = context.model().resolve(attribute);
     if (!qualified || prefix_of(*qualified).empty()) return;
-    if (!is_outermost_attribute(attribute)) return;
     if (from_imported_object(attribute, context)) return;
     Node root = attribute;
     while (root.kind() == "attribute") root = root.field("object");
@@ -190,11 +189,11 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
     // Only names imported from `move.from` matter: an identifier spelled otherwise needs neither
     // its parent (a walk from the root) nor a lookup.
     if (!moved_names_) moved_names_ = names_imported_from_moved(context);
-    if (!moved_names_->contains(identifier.text()) || !is_reference_identifier(identifier)) return;
+    if (!moved_names_->contains(identifier.text()) || !is_reference_identifier(identifier, context.parent())) return;
     const python::Binding* binding = context.model().lookup(identifier.text(), identifier);
     if (binding == nullptr || binding->kind != python::BindingKind::Import) return;
     if (binding->qualified_name != move_->from) return;
-    Node parent = identifier.parent();
+    Node parent = context.parent();
     bool supported = parent && parent.kind() == "attribute" && parent.field("object") == identifier &&
                      is_moved_name(parent.field("attribute").text());
     if (!supported) unsupported_uses_.insert(binding);

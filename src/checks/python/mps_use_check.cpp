@@ -64,14 +64,14 @@ class MpsUseCheck final : public engine::PythonCheck {
       std::vector<ImportedName> names = imports_under(node, modules_);
       if (!names.empty()) context.report(rule(), node.range(), {{"name", names[0].qualified}});
     } else if (kind == "attribute") {
-      if (!is_outermost_attribute(node)) return;
+      if (!is_outermost_attribute(node, context.parent())) return;
       std::optional<std::string> qualified = context.model().resolve(node);
       if (!qualified || !under_modules(*qualified)) return;
       context.report(rule(), node.range(), {{"name", *qualified}});
     } else if (kind == "call") {
       visit_call(node, context);
     } else if (kind == "keyword_argument") {
-      Node parent = node.parent();
+      Node parent = context.parent();
       if (!parent || parent.kind() != "argument_list") return;
       if (node.field("name").text() != "device" || !is_mps_device(node.field("value"))) return;
       context.report(rule(), node.range(), {{"name", "device=" + std::string(node.field("value").text())}});

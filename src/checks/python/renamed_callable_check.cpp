@@ -101,7 +101,7 @@ void RenamedCallableCheck::visit(Node node, PythonCheckContext& context) {
     if (!old_still_exists_) visit_import(node, context);
     return;
   }
-  if (kind == "identifier" && !is_reference_identifier(node)) return;
+  if (kind == "identifier" && !is_reference_identifier(node, context.parent())) return;
   std::optional<std::string> qualified;
   if (kind == "call") {
     // `getattr(torch.export, "export_for_inference")` raises like the attribute access does.

@@ -28,7 +28,7 @@ class SegmentReduceCheck final : public engine::PythonCheck {
 
   void visit(Node node, PythonCheckContext& context) override {
     if (node.kind() == "identifier") {
-      if (!is_reference_identifier(node)) return;
+      if (!is_reference_identifier(node, context.parent())) return;
       // Names from `from torch import segment_reduce`; an alias (`f = torch.segment_reduce`) is
       // reported where it is assigned, not again at each call.
       const python::Binding* binding = context.model().lookup(node.text(), node);

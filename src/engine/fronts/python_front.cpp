@@ -162,14 +162,22 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   };
   PythonCheckContext context(file, whole_model, settings, diagnostics);
 
-  // The hot loop: for_each_node inlines the visitor, no recursion, no allocation per node.
+  // The hot loop: for_each_node inlines the visitor, no recursion, no allocation per node. The
+  // ancestors on the way down give each visited node's parent to the checks.
   uint32_t visited = 0;
-  auto visit = [&](python::Node node) {
+  std::vector<python::Node> ancestors;
+  auto visit = [&](python::Node node, uint32_t depth) {
     // A stale editor lint stops within a few milliseconds of the next edit.
     if (++visited % 4096 == 0 && stop && stop()) throw LintCancelled();
+    ancestors.resize(depth);
     python::KindId kind = python::python_kind_id(node.symbol());
-    for (PythonCheck* check : dispatch[kind]) check->visit(node, context);
+    if (!dispatch[kind].empty()) {
+      // The walk's own root (the module, or an editor's re-checked statement) asks the tree.
+      context.set_parent(depth > 0 ? ancestors.back() : node.parent());
+      for (PythonCheck* check : dispatch[kind]) check->visit(node, context);
+    }
     if (kind == comment_kind && wants_comments) comments.push_back(node.range());
+    ancestors.push_back(node);
   };
   if (!reuse) {
     python::for_each_node(tree.root(), visit);
