@@ -335,12 +335,6 @@ bool configures_torchmigrate(const fs::path& pyproject) {
   }
 }
 
-// The directory holds a repository's `.git` (a directory, or a file in a worktree or submodule).
-bool is_repository_root(const fs::path& directory) {
-  std::error_code error;
-  return fs::exists(directory / ".git", error);
-}
-
 }  // namespace
 
 std::optional<ConfigFile> read_config_file(const fs::path& path, const Catalog& catalog) {
@@ -363,17 +357,19 @@ namespace {
 // The configuration file of `directory` itself, if it has one. `last` is set when the search
 // must not go further up: a file above the repository belongs to someone else, so a stray
 // torchmigrate.toml in a parent directory must not configure (or silence) a checkout.
-std::optional<fs::path> config_file_in(const fs::path& directory, bool& last) {
-  std::error_code error;
+std::optional<fs::path> config_file_in(const fs::path& directory, DirectoryListings& listings, bool& last) {
+  const std::string& name_of_directory = directory.native();
   // Within one directory: .torchmigrate.toml, then torchmigrate.toml, then pyproject.toml.
   for (const char* name : {".torchmigrate.toml", "torchmigrate.toml"}) {
-    if (fs::is_regular_file(directory / name, error)) return directory / name;
+    if (listings.has_regular_file(name_of_directory, name)) return directory / name;
   }
-  if (fs::is_regular_file(directory / "pyproject.toml", error) &&
+  if (listings.has_regular_file(name_of_directory, "pyproject.toml") &&
       configures_torchmigrate(directory / "pyproject.toml")) {
     return directory / "pyproject.toml";
   }
-  last = is_repository_root(directory) || !directory.has_parent_path() || directory.parent_path() == directory;
+  // A repository's `.git`: a directory, or a file in a worktree or submodule.
+  last =
+      listings.has(name_of_directory, ".git") || !directory.has_parent_path() || directory.parent_path() == directory;
   return std::nullopt;
 }
 
@@ -382,9 +378,10 @@ std::optional<fs::path> config_file_in(const fs::path& directory, bool& last) {
 std::optional<fs::path> find_config_file(const fs::path& directory) {
   std::error_code error;
   fs::path current = fs::absolute(directory, error).lexically_normal();
+  DirectoryListings listings;
   for (;; current = current.parent_path()) {
     bool last = false;
-    if (std::optional<fs::path> found = config_file_in(current, last); found || last) return found;
+    if (std::optional<fs::path> found = config_file_in(current, listings, last); found || last) return found;
   }
 }
 
@@ -426,10 +423,13 @@ Language ResolvedConfig::language_for(const fs::path& path) const {
   return engine::language_for(path);
 }
 
-ConfigResolver::ConfigResolver(const Catalog& catalog, CliOverrides overrides,
-                               std::optional<fs::path> explicit_config, bool isolated)
-    : catalog_(catalog), overrides_(std::move(overrides)), explicit_config_(std::move(explicit_config)),
-      isolated_(isolated) {}
+ConfigResolver::ConfigResolver(const Catalog& catalog, CliOverrides overrides, std::optional<fs::path> explicit_config,
+                               bool isolated, DirectoryListings* listings)
+    : catalog_(catalog),
+      overrides_(std::move(overrides)),
+      explicit_config_(std::move(explicit_config)),
+      isolated_(isolated),
+      listings_(listings != nullptr ? *listings : own_listings_) {}
 
 const ResolvedConfig& ConfigResolver::for_path(const fs::path& path) {
   std::lock_guard lock(mutex_);
@@ -454,7 +454,7 @@ std::optional<fs::path> ConfigResolver::config_file_of(const fs::path& directory
     }
     asked.push_back(current);
     bool last = false;
-    found = config_file_in(current, last);
+    found = config_file_in(current, listings_, last);
     if (found || last) break;
   }
   std::optional<std::string> remembered = found ? std::optional<std::string>(found->native()) : std::nullopt;

@@ -9,7 +9,7 @@ namespace torchmigrate::engine {
 
 namespace fs = std::filesystem;
 
-GitIgnore::GitIgnore() = default;
+GitIgnore::GitIgnore(DirectoryListings* listings) : listings_(listings != nullptr ? *listings : own_listings_) {}
 GitIgnore::~GitIgnore() = default;
 
 namespace {
@@ -34,7 +34,8 @@ const GitIgnore::Directory& GitIgnore::directory(const std::string& absolute) {
   Directory entry;
   // The top of a work tree starts its own rules, even inside another work tree (a nested
   // repository is judged by itself).
-  if (std::optional<GitLayout> layout = git_layout_at(absolute)) {
+  std::optional<GitLayout> layout = listings_.has(absolute, ".git") ? git_layout_at(absolute) : std::nullopt;
+  if (layout) {
     auto repository = std::make_unique<Repository>();
     repository->workdir = absolute;
     GitIgnoreSettings settings = git_ignore_settings(*layout);
@@ -61,7 +62,9 @@ const GitIgnore::Directory& GitIgnore::directory(const std::string& absolute) {
       }
     }
   }
-  if (entry.repository != nullptr && !entry.ignored) entry.gitignore = read_patterns(fs::path(absolute) / ".gitignore");
+  if (entry.repository != nullptr && !entry.ignored && listings_.has_regular_file(absolute, ".gitignore")) {
+    entry.gitignore = read_patterns(fs::path(absolute) / ".gitignore");
+  }
   return directories_.emplace(absolute, std::move(entry)).first->second;
 }
 

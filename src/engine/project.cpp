@@ -15,17 +15,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool is_repository_top(const fs::path& directory) {
-  std::error_code error;
-  return fs::exists(directory / ".git", error);
-}
-
-// Pins or a torchmigrate configuration make a directory a project's root. Every directory of a
-// walk is asked, so one listing answers (not a stat per name and then a listing for the pins).
-bool marks_project(const fs::path& directory) {
-  return !regular_files_named(directory, [](std::string_view name) {
-            return name == ".torchmigrate.toml" || name == "torchmigrate.toml" || is_pin_file_name(name);
-          }).empty();
+// Pins or a torchmigrate configuration make a directory a project's root, and so does the top of
+// a repository (`.git`). Every directory of a walk is asked: its listing answers.
+bool is_project_edge(const fs::path& directory, DirectoryListings& listings) {
+  return listings.has_regular_file_where(directory.native(), [](std::string_view name) {
+    return name == ".torchmigrate.toml" || name == "torchmigrate.toml" || is_pin_file_name(name);
+  }) || listings.has(directory.native(), ".git");
 }
 
 fs::path start_directory(const fs::path& path) {
@@ -71,14 +66,17 @@ const ProjectFacts& Project::facts() const {
 
 fs::path project_root_of(const fs::path& path) {
   fs::path start = start_directory(path);
+  DirectoryListings listings;
   for (fs::path directory = start;; directory = directory.parent_path()) {
-    if (marks_project(directory) || is_repository_top(directory)) return directory;
+    if (is_project_edge(directory, listings)) return directory;
     if (directory == directory.parent_path()) return start;
   }
 }
 
-ProjectIndex::ProjectIndex(ListerFactory lister, buildfiles::ExtraExtensions extensions)
-    : lister_(std::move(lister)), extensions_(std::move(extensions)) {}
+ProjectIndex::ProjectIndex(ListerFactory lister, buildfiles::ExtraExtensions extensions, DirectoryListings* listings)
+    : lister_(std::move(lister)),
+      extensions_(std::move(extensions)),
+      listings_(listings != nullptr ? *listings : own_listings_) {}
 
 fs::path ProjectIndex::root_of(const fs::path& path) {
   std::error_code error;
@@ -134,7 +132,7 @@ std::optional<fs::path> ProjectIndex::real_directory(const fs::path& directory) 
 std::optional<fs::path> ProjectIndex::nearest_edge(const fs::path& directory) {
   if (auto it = edges_.find(directory.native()); it != edges_.end()) return as_path(it->second);
   std::optional<fs::path> edge;
-  if (marks_project(directory) || is_repository_top(directory)) {
+  if (is_project_edge(directory, listings_)) {
     edge = directory;
   } else if (directory != directory.parent_path()) {
     edge = nearest_edge(directory.parent_path());

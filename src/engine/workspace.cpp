@@ -19,11 +19,13 @@ fs::file_status status_of(const fs::path& path, bool plain) {
 
 Workspace::Workspace(const Catalog& catalog, const CheckRegistry& registry, CliOverrides overrides,
                      std::optional<fs::path> explicit_config, bool isolated)
-    : catalog_(catalog), registry_(registry),
-      resolver_(catalog, std::move(overrides), std::move(explicit_config), isolated),
-      projects_([this](const fs::path& root) -> Project::FileLister {
-        return [this, root] { return project_files(root); };
-      }) {}
+    : catalog_(catalog),
+      registry_(registry),
+      resolver_(catalog, std::move(overrides), std::move(explicit_config), isolated, &listings_),
+      projects_(
+          [this](const fs::path& root) -> Project::FileLister { return [this, root] { return project_files(root); }; },
+          {}, &listings_),
+      gitignore_(&listings_) {}
 
 void Workspace::set_compile_database_dir(std::string directory) {
   std::lock_guard lock(mutex_);

@@ -18,6 +18,7 @@
 #include "torchmigrate/buildfiles/file_kind.hpp"
 #include "torchmigrate/core/source_file.hpp"
 #include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/directory_listings.hpp"
 #include "torchmigrate/engine/glob.hpp"
 #include "torchmigrate/engine/settings.hpp"
 
@@ -116,8 +117,9 @@ struct ResolvedConfig {
 class ConfigResolver {
  public:
   // `explicit_config` is `--config PATH`; `isolated` ignores every configuration file.
+  // `listings`, when given, is shared with the other components that look into directories.
   ConfigResolver(const Catalog& catalog, CliOverrides overrides, std::optional<std::filesystem::path> explicit_config,
-                 bool isolated);
+                 bool isolated, DirectoryListings* listings = nullptr);
 
   // Throws ConfigError for a bad file.
   const ResolvedConfig& for_path(const std::filesystem::path& path);
@@ -133,6 +135,8 @@ class ConfigResolver {
   CliOverrides overrides_;
   std::optional<std::filesystem::path> explicit_config_;
   bool isolated_;
+  DirectoryListings own_listings_;
+  DirectoryListings& listings_;
   std::mutex mutex_;
   std::unordered_map<std::string, std::optional<std::string>> directory_cache_;  // paths as strings: memory
   std::map<std::string, std::unique_ptr<ResolvedConfig>> configs_;  // by config path ("" = none)

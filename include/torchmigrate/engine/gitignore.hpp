@@ -11,13 +11,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "torchmigrate/engine/directory_listings.hpp"
 #include "torchmigrate/engine/ignore_patterns.hpp"
 
 namespace torchmigrate::engine {
 
 class GitIgnore {
  public:
-  GitIgnore();
+  // `listings`, when given, is shared with the other components that look into directories.
+  explicit GitIgnore(DirectoryListings* listings = nullptr);
   ~GitIgnore();
   GitIgnore(const GitIgnore&) = delete;
   GitIgnore& operator=(const GitIgnore&) = delete;
@@ -27,6 +29,8 @@ class GitIgnore {
   bool is_ignored(const std::filesystem::path& path, bool directory);
 
  private:
+  DirectoryListings own_listings_;
+  DirectoryListings& listings_;
   struct Repository {
     std::string workdir;  // absolute, normal, no trailing separator
     IgnorePatterns info_exclude;

@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "torchmigrate/engine/directory_listings.hpp"
 #include "torchmigrate/engine/discovery.hpp"
 #include "torchmigrate/engine/project_facts.hpp"
 #include "torchmigrate/engine/torch_range.hpp"
@@ -58,7 +59,9 @@ class ProjectIndex {
   // Makes the file lister of a project rooted at a directory (the caller knows the filters).
   using ListerFactory = std::function<Project::FileLister(const std::filesystem::path& root)>;
 
-  explicit ProjectIndex(ListerFactory lister, buildfiles::ExtraExtensions extensions = {});
+  // `listings`, when given, is shared with the other components that look into directories.
+  explicit ProjectIndex(ListerFactory lister, buildfiles::ExtraExtensions extensions = {},
+                        DirectoryListings* listings = nullptr);
 
   std::shared_ptr<const Project> project_of(const std::filesystem::path& path);
   // The same for a caller that has `path`'s symlink_status already.
@@ -80,6 +83,8 @@ class ProjectIndex {
 
   ListerFactory lister_;
   buildfiles::ExtraExtensions extensions_;
+  DirectoryListings own_listings_;
+  DirectoryListings& listings_;
   mutable std::recursive_mutex mutex_;
   // Per-directory memos keep paths as strings: a path object also keeps its components.
   std::unordered_map<std::string, std::optional<std::string>> edges_;

@@ -67,6 +67,7 @@ class Workspace {
 
   const Catalog& catalog_;
   const CheckRegistry& registry_;
+  DirectoryListings listings_;  // shared by the resolver, the project index and the .gitignore reader
   ConfigResolver resolver_;
   ProjectIndex projects_;
   std::string compile_database_dir_;
