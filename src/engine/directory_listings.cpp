@@ -18,23 +18,34 @@ bool DirectoryListings::kept(std::string_view name) {
          name == "pyproject.toml" || is_pin_file_name(name);
 }
 
+DirectoryListings::Kind DirectoryListings::kind_of_type(unsigned char type) {
+  if (type == DT_REG) return Kind::Regular;
+  if (type == DT_DIR) return Kind::Directory;
+  return type == DT_LNK || type == DT_UNKNOWN ? Kind::Unsure : Kind::Other;
+}
+
 const DirectoryListings::Listing& DirectoryListings::listing(const std::string& directory) {
   if (auto found = listings_.find(directory); found != listings_.end()) return found->second;
   Listing entries;
   if (DIR* stream = ::opendir(directory.c_str())) {
     while (const dirent* entry = ::readdir(stream)) {
-      std::string_view name = entry->d_name;
-      if (!kept(name)) continue;
-      Kind kind = entry->d_type == DT_REG                                  ? Kind::Regular
-                  : entry->d_type == DT_DIR                                ? Kind::Directory
-                  : entry->d_type == DT_LNK || entry->d_type == DT_UNKNOWN ? Kind::Unsure
-                                                                           : Kind::Other;
-      entries.emplace_back(name, kind);
+      if (kept(entry->d_name)) entries.emplace_back(entry->d_name, kind_of_type(entry->d_type));
     }
     ::closedir(stream);
   }
   std::sort(entries.begin(), entries.end());
   return listings_.emplace(directory, std::move(entries)).first->second;
+}
+
+void DirectoryListings::adopt(const std::string& directory,
+                              const std::vector<std::pair<std::string, unsigned char>>& entries) {
+  Listing kept_entries;
+  for (const auto& [name, type] : entries) {
+    if (kept(name)) kept_entries.emplace_back(name, kind_of_type(type));
+  }
+  std::sort(kept_entries.begin(), kept_entries.end());
+  std::lock_guard lock(mutex_);
+  listings_.try_emplace(directory, std::move(kept_entries));
 }
 
 DirectoryListings::Kind DirectoryListings::kind_of(const std::string& directory, std::string_view name) {

@@ -8,7 +8,12 @@
 #include <string_view>
 #include <unordered_map>
 
+#include <dirent.h>
 #include <unistd.h>
+
+#include <cerrno>
+
+#include "torchmigrate/engine/working_directory.hpp"
 
 namespace torchmigrate::engine {
 
@@ -68,22 +73,22 @@ struct Found {
 };
 
 // A link met while walking `root`: its real file is checked when it lies inside the tree.
-void add_link(const fs::directory_entry& entry, const fs::path& root, const fs::path& real_root,
+void add_link(const fs::path& link, const fs::path& root, const fs::path& real_root,
               const buildfiles::ExtraExtensions& build_extensions, std::vector<Found>& found, Discovery& result) {
   std::error_code error;
-  bool is_directory = fs::is_directory(entry.path(), error);
-  if (language_for(entry.path(), build_extensions) == Language::Unknown && !is_directory) return;
-  fs::path real = fs::canonical(entry.path(), error);
+  bool is_directory = fs::is_directory(link, error);
+  if (language_for(link, build_extensions) == Language::Unknown && !is_directory) return;
+  fs::path real = fs::canonical(link, error);
   if (error) {
-    if (!is_directory) result.notes.push_back(entry.path().string() + ": broken symbolic link; skipped");
+    if (!is_directory) result.notes.push_back(link.string() + ": broken symbolic link; skipped");
     return;
   }
   bool outside = !real.lexically_relative(real_root).empty() && *real.lexically_relative(real_root).begin() == "..";
   if (is_directory) {
-    if (is_default_excluded(entry.path().filename().string())) return;
+    if (is_default_excluded(link.filename().string())) return;
     // Never followed (no cycles, no escape); one inside the tree is walked under its real name.
     if (outside) {
-      result.notes.push_back(entry.path().string() + ": symbolic link to a directory outside the checked tree; not followed");
+      result.notes.push_back(link.string() + ": symbolic link to a directory outside the checked tree; not followed");
     }
     return;
   }
@@ -91,14 +96,45 @@ void add_link(const fs::directory_entry& entry, const fs::path& root, const fs::
   std::optional<fs::path> relative = inside(real, real_root);
   if (!relative) {
     if (outside) {
-      result.notes.push_back(entry.path().string() + ": symbolic link to a file outside the checked tree (" +
-                             real.string() + "); skipped");
+      result.notes.push_back(link.string() + ": symbolic link to a file outside the checked tree (" + real.string() +
+                             "); skipped");
     }
     return;
   }
   Language language = language_for(real, build_extensions);
-  if (language == Language::Unknown) language = language_for(entry.path(), build_extensions);
+  if (language == Language::Unknown) language = language_for(link, build_extensions);
   found.push_back({{(root / *relative).lexically_normal().string(), language, std::nullopt, true}, real.string()});
+}
+
+// A directory's entries as readdir gives them: each name and its d_type.
+using Entries = std::vector<std::pair<std::string, unsigned char>>;
+
+bool read_entries(const fs::path& directory, Entries& entries, std::error_code& error) {
+  DIR* stream = ::opendir(directory.c_str());
+  if (stream == nullptr) {
+    error = std::error_code(errno, std::generic_category());
+    return false;
+  }
+  while (const dirent* entry = ::readdir(stream)) {
+    std::string_view name = entry->d_name;
+    if (name != "." && name != "..") entries.emplace_back(name, entry->d_type);
+  }
+  ::closedir(stream);
+  return true;
+}
+
+// What an entry is, from its d_type; an lstat when the file system gives none.
+fs::file_type type_of(const fs::path& path, unsigned char type) {
+  switch (type) {
+    case DT_LNK: return fs::file_type::symlink;
+    case DT_DIR: return fs::file_type::directory;
+    case DT_REG: return fs::file_type::regular;
+    case DT_UNKNOWN: {
+      std::error_code error;
+      return fs::symlink_status(path, error).type();
+    }
+    default: return fs::file_type::unknown;  // a FIFO, socket or device: no source
+  }
 }
 
 }  // namespace
@@ -156,35 +192,63 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       }
       continue;
     }
-    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error);
+    // Each directory is read once, depth first; its entries also answer the filters' questions
+    // about it (configuration files, .git, .gitignore), so they need not read it again.
+    struct Frame {
+      fs::path directory;
+      Entries entries;
+      size_t next = 0;
+    };
+    std::vector<Frame> frames;
+    // Read before the filters ask about the directory itself (its configuration is in it).
+    auto read = [&](const fs::path& directory, std::error_code& failure) {
+      Frame frame{directory, {}, 0};
+      if (read_entries(directory, frame.entries, failure) && filter != nullptr && filter->listings != nullptr) {
+        filter->listings->adopt(absolute_path(directory).lexically_normal().native(), frame.entries);
+      }
+      return frame;
+    };
+    // A directory that cannot be read for want of permission is skipped, as by
+    // recursive_directory_iterator's skip_permission_denied; another failure ends the root's walk.
+    error.clear();
+    frames.push_back(read(root, error));
     if (error) {
-      result.errors.push_back(argument + ": " + error.message());
+      if (error != std::errc::permission_denied) result.errors.push_back(argument + ": " + error.message());
       continue;
     }
-    for (; it != fs::recursive_directory_iterator(); it.increment(error)) {
-      if (error) {
-        result.errors.push_back(it->path().string() + ": " + error.message());
-        break;
-      }
-      const fs::directory_entry& entry = *it;
-      if (entry.is_symlink(error)) {
-        add_link(entry, root, real_root, build_extensions, found, result);
+    while (!frames.empty()) {
+      Frame& frame = frames.back();
+      if (frame.next == frame.entries.size()) {
+        frames.pop_back();
         continue;
       }
-      if (entry.is_directory(error)) {
-        if (is_default_excluded(entry.path().filename().string()) || excluded(entry.path(), true)) {
-          it.disable_recursion_pending();
-        } else if (::access(entry.path().c_str(), R_OK | X_OK) != 0) {
-          result.errors.push_back(entry.path().string() + ": cannot be listed (permission denied); skipped");
-          it.disable_recursion_pending();
+      const auto& [name, type] = frame.entries[frame.next++];
+      fs::path path = frame.directory / name;
+      fs::file_type kind = type_of(path, type);
+      if (kind == fs::file_type::symlink) {
+        add_link(path, root, real_root, build_extensions, found, result);
+        continue;
+      }
+      if (kind == fs::file_type::directory) {
+        if (is_default_excluded(name)) continue;
+        std::error_code failure;
+        Frame below = read(path, failure);
+        if (excluded(path, true)) continue;
+        if (::access(path.c_str(), R_OK | X_OK) != 0) {
+          result.errors.push_back(path.string() + ": cannot be listed (permission denied); skipped");
+        } else if (failure && failure != std::errc::permission_denied) {
+          result.errors.push_back(path.string() + ": " + failure.message());
+          frames.clear();
+        } else if (!failure) {
+          frames.push_back(std::move(below));
         }
         continue;
       }
-      Language language = front(entry.path());
-      if (language != Language::Unknown && entry.is_regular_file(error) && !excluded(entry.path(), false)) {
+      Language language = front(path);
+      if (language != Language::Unknown && kind == fs::file_type::regular && !excluded(path, false)) {
         // No link was followed to get here, so the real path is the root's plus the relative part.
-        fs::path relative = entry.path().lexically_relative(root);
-        found.push_back({{entry.path().lexically_normal().string(), language, std::nullopt, true},
+        fs::path relative = path.lexically_relative(root);
+        found.push_back({{path.lexically_normal().string(), language, std::nullopt, true},
                          (real_root / relative).lexically_normal().string()});
       }
     }

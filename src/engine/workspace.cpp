@@ -94,6 +94,7 @@ DiscoveryFilter Workspace::filter(bool force_exclude) {
     return config.respect_gitignore && gitignore_.is_ignored(path, directory);
   };
   filter.language = [this](const fs::path& path) { return config_of_existing(path, false).language_for(path); };
+  filter.listings = &listings_;
   return filter;
 }
 

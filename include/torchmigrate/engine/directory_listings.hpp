@@ -26,6 +26,10 @@ class DirectoryListings {
   // may accept kept names only.
   bool has_regular_file_where(const std::string& directory, const std::function<bool(std::string_view name)>& wanted);
 
+  // Takes `directory`'s entries (names with their readdir d_type) from a walk that read it, so
+  // that it is not read again. A directory already listed keeps its listing.
+  void adopt(const std::string& directory, const std::vector<std::pair<std::string, unsigned char>>& entries);
+
   // Whether a listing keeps `name`: only the names the walk asks about are kept, so a listing
   // costs memory for those alone. Another name is looked up on disk.
   static bool kept(std::string_view name);
@@ -35,6 +39,7 @@ class DirectoryListings {
   using Listing = std::vector<std::pair<std::string, Kind>>;                // kept names, sorted
   const Listing& listing(const std::string& directory);                     // mutex_ held
   Kind kind_of(const std::string& directory, std::string_view name);
+  static Kind kind_of_type(unsigned char type);  // from a d_type
 
   std::mutex mutex_;
   std::unordered_map<std::string, Listing> listings_;

@@ -12,6 +12,7 @@
 
 #include "torchmigrate/buildfiles/file_kind.hpp"
 #include "torchmigrate/core/source_file.hpp"
+#include "torchmigrate/engine/directory_listings.hpp"
 
 namespace torchmigrate::engine {
 
@@ -58,6 +59,9 @@ struct DiscoveryFilter {
   std::function<Language(const std::filesystem::path& path)> language;
   // Apply `excluded` to paths named on the command line too (pre-commit passes every file).
   bool force_exclude = false;
+  // Given each walked directory's entries from the walk's own read, keyed as the configuration
+  // resolver asks (absolute, lexically normal), so that the filters above need not read it again.
+  DirectoryListings* listings = nullptr;
 };
 Discovery discover(const std::vector<std::string>& paths, const buildfiles::ExtraExtensions& build_extensions = {},
                    const DiscoveryFilter* filter = nullptr);

@@ -35,3 +35,29 @@ TEST_CASE("A walk lists its files in path order") {
   CHECK(std::is_sorted(listed.begin(), listed.end()));
   CHECK(listed.front() == dir.path / "a" / "b" / "c.py");
 }
+
+TEST_CASE("A walk hands each directory's entries to the listings before the filters ask") {
+  torchmigrate::testing::TempDir dir;
+  dir.write("pkg/torchmigrate.toml", "");
+  dir.write("pkg/a.py", "x = 1\n");
+  dir.write("pkg/excluded/b.py", "x = 1\n");
+  DirectoryListings listings;
+  std::vector<bool> configured;  // what the filter learnt of each directory it was asked about
+  DiscoveryFilter filter;
+  filter.listings = &listings;
+  filter.excluded = [&](const fs::path& path, bool directory) {
+    if (directory) {
+      // Gone from the disk by now: only the walk's own read of the directory still shows it.
+      fs::remove(path / "torchmigrate.toml");
+      configured.push_back(listings.has_regular_file(fs::absolute(path).native(), "torchmigrate.toml"));
+    }
+    return path.filename() == "excluded";
+  };
+  filter.language = [](const fs::path& path) {
+    return path.extension() == ".py" ? torchmigrate::Language::Python : torchmigrate::Language::Unknown;
+  };
+  Discovery discovery = discover({dir.path.string()}, {}, &filter);
+  REQUIRE(discovery.files.size() == 1);
+  CHECK(discovery.files.front().path == (dir.path / "pkg" / "a.py").string());
+  CHECK(configured == std::vector<bool>{true, false});
+}
