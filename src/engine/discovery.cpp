@@ -188,7 +188,8 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       if (language == Language::Unknown) {
         unknown.push_back(argument);
       } else {
-        found.push_back({{root.string(), language}, real_root.string()});
+        // A regular file named as itself, not through a link, is as plain as one a walk reaches.
+        found.push_back({{root.string(), language, std::nullopt, fs::is_regular_file(link)}, real_root.string()});
       }
       continue;
     }

@@ -24,8 +24,9 @@ struct DiscoveredFile {
   // The bytes, when they come from elsewhere than `path` (standard input): then `path` only
   // names the file for settings and reports, and fixes are never written to it.
   std::optional<std::string> contents = std::nullopt;
-  // A regular file that a directory walk reached under its own name, not a link: its
-  // configuration and project follow from its directory, without another lstat.
+  // A regular file reached under its own name, not through a link (by a directory walk, or
+  // named so on the command line): its configuration and project follow from its directory,
+  // without another lstat.
   bool plain = false;
 };
 
