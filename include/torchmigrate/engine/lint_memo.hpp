@@ -25,7 +25,7 @@ struct LintMemo {
   std::vector<Diagnostic> findings;    // compatibility code removed, suppressions not yet applied
   std::vector<TextRange> comments;     // where suppression comments may be (when a rule wants them)
   uint64_t reuses = 0;                 // lints that kept other statements' findings (tests, benchmarks)
-  uint64_t renames = 0;                // of those, lints that also re-checked a changed name's users
+  uint64_t renames = 0;                // of those, lints after a module-level name changed
 };
 
 }  // namespace torchmigrate::engine

@@ -121,6 +121,12 @@ void undo(Typing& state) {
   replace(state, state.last_inserted, removed);
 }
 
+// The built-in catalog with default settings, shared by the tests (building it is not free).
+const engine::Linter& default_linter() {
+  static const engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  return linter;
+}
+
 Typing typing_in(const std::string& text) { return {text, python::SyntaxTree::parse(text), {}, {}, {}}; }
 
 // Lints the state with its memo and whole, checks that both agree, and returns the findings.
@@ -141,7 +147,7 @@ void edit(Typing& state, const std::string& from, const std::string& to) {
 }  // namespace
 
 TEST_CASE("Re-checking only the edited statement finds what a full lint finds") {
-  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  const engine::Linter& linter = default_linter();
   std::vector<fs::path> sources;
   // The rules of the statement-local families: missing-keyword, segment-reduce,
   // renamed-enum-member, tensordot-out, mps-use, and deprecated-module-tree in files without
@@ -195,7 +201,7 @@ TEST_CASE("Re-checking only the edited statement finds what a full lint finds") 
 }
 
 TEST_CASE("An edit that changes what other statements mean re-checks them all") {
-  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  const engine::Linter& linter = default_linter();
   const std::string text =
       "import torch\n\nif torch.__version__ < \"2.8\":\n    raise ImportError(\"needs torch 2.8\")\n\n"
       "export = torch.export.export\n\n\ndef run(m, x):\n    return export(m, (x,))\n";
@@ -226,7 +232,7 @@ TEST_CASE("An edit that changes what other statements mean re-checks them all") 
 }
 
 TEST_CASE("An edit that splits or joins statements re-checks all it touched") {
-  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  const engine::Linter& linter = default_linter();
   Typing state =
       typing_in("import torch\n\n\ndef run(m, x):\n    return torch.export.export(m, (x,))\n\n\nrun(m, x)\n");
   lint_both(linter, state);
@@ -242,7 +248,7 @@ TEST_CASE("An edit that splits or joins statements re-checks all it touched") {
 }
 
 TEST_CASE("A renamed module-level name re-checks the statements that spell it") {
-  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  const engine::Linter& linter = default_linter();
   Typing state = typing_in(
       "import torch\nfrom torch.export import export\n\n\ndef run(m, x):\n    return export(m, (x,))\n\n\n"
       "def other(m):\n    return m\n");
@@ -261,7 +267,7 @@ TEST_CASE("A renamed module-level name re-checks the statements that spell it") 
 }
 
 TEST_CASE("A renamed name that a guard spells re-checks every statement") {
-  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  const engine::Linter& linter = default_linter();
   Typing state = typing_in(
       "import torch\nimport torch as T\n\nif T.__version__ < \"2.8\":\n    raise ImportError(\"needs torch 2.8\")\n\n"
       "from torch.export import export\n\n\ndef run(m, x):\n    return export(m, (x,))\n");
@@ -274,7 +280,7 @@ TEST_CASE("A renamed name that a guard spells re-checks every statement") {
 }
 
 TEST_CASE("A binding that moves into a branch re-checks every statement") {
-  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  const engine::Linter& linter = default_linter();
   const std::string text =
       "import torch\n\nexport = print\nwith ctx:\n    export = torch.export.export\n\nexport(m, (x,))\n";
   Typing state = typing_in(text);
@@ -293,7 +299,7 @@ TEST_CASE("A binding that moves into a branch re-checks every statement") {
 }
 
 TEST_CASE("TM301 re-checks one statement unless its moved module is spelled") {
-  engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), {});
+  const engine::Linter& linter = default_linter();
   const std::string text =
       "import torch\nfrom torch.ao.quantization import QConfig\n\n\ndef build(d):\n    return "
       "QConfig.from_dict(d)\n\n\n"
