@@ -122,6 +122,12 @@ int main() {
   const char* const kKindNames[] = {"inside a body", "blank line", "module-level name or comment"};
   std::vector<double> by_kind[3];
   std::vector<double> per_edit;
+  struct Timed {
+    double ms;
+    int edit;
+    int line;
+  };
+  std::vector<Timed> slowest;
   for (int i = 0; i < kEdits; ++i) {
     int line = 7 + (i / 2) * 97 % (kLines - 20);
     bool insert = i % 2 == 0;
@@ -138,6 +144,7 @@ int main() {
     send(body);
     per_edit.push_back(milliseconds(Clock::now() - start));
     by_kind[line_kind(line)].push_back(per_edit.back());
+    slowest.push_back({per_edit.back(), i, line});
     if (published != before + 1) {
       std::fprintf(stderr, "edit %d was not re-published\n", i);
       return 1;
@@ -167,6 +174,13 @@ int main() {
     if (by_kind[kind].empty()) continue;
     std::printf("  %-29s median %.2f ms, p95 %.2f ms (%zu edits)\n", kKindNames[kind], percentile(by_kind[kind], 0.5),
                 percentile(by_kind[kind], 0.95), by_kind[kind].size());
+  }
+  // What the p95 is made of: the slowest edits and what they typed into.
+  std::sort(slowest.begin(), slowest.end(), [](const Timed& a, const Timed& b) { return a.ms > b.ms; });
+  std::printf("  slowest edits:\n");
+  for (size_t i = 0; i < 5 && i < slowest.size(); ++i) {
+    std::printf("    %6.2f ms  %s at line %d: \"%s\"\n", slowest[i].ms, slowest[i].edit % 2 == 0 ? "typed" : "deleted",
+                slowest[i].line + 1, lines[static_cast<size_t>(slowest[i].line)].c_str());
   }
   std::printf("full re-lint (parse from scratch + lint):                        median %.2f ms\n", full_median);
   std::printf("full re-lint / per edit: %.1fx\n", full_median / edit_median);

@@ -165,14 +165,28 @@ std::vector<std::string_view> changed_names(const ModuleNames& before, const Mod
   return changed;
 }
 
-// Where `text` spells `name` as a whole word: every use of it, and maybe a few in strings.
+// Whether the word at `at` names something else than a module-level name: an attribute
+// (`model.forward`) or what a def or class statement defines (a method's name).
+bool names_something_else(std::string_view text, size_t at) {
+  size_t before = at;
+  while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+  if (before > 0 && text[before - 1] == '.') return true;
+  if (before == at) return false;
+  size_t word = before;
+  while (word > 0 && is_word_byte(static_cast<unsigned char>(text[word - 1]))) --word;
+  std::string_view keyword = text.substr(word, before - word);
+  return keyword == "def" || keyword == "class";
+}
+
+// Where `text` spells `name` as a whole word that may refer to the module-level name: every use
+// of it, and maybe a few in strings.
 template <typename Visit>
 void for_each_spelling(std::string_view text, std::string_view name, Visit visit) {
   for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
     size_t end = at + name.size();
     bool starts = at == 0 || !is_word_byte(static_cast<unsigned char>(text[at - 1]));
     bool ends = end == text.size() || !is_word_byte(static_cast<unsigned char>(text[end]));
-    if (starts && ends) visit(static_cast<uint32_t>(at));
+    if (starts && ends && !names_something_else(text, at)) visit(static_cast<uint32_t>(at));
   }
 }
 

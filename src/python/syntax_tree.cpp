@@ -2,6 +2,7 @@
 #include "torchmigrate/python/syntax_tree.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <iterator>
 #include <stdexcept>
@@ -38,6 +39,20 @@ TSParser* thread_parser() {
 // one byte for one byte, so every offset into the real text stays valid.
 bool is_lone_cr(std::string_view text, size_t i) {
   return text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n');
+}
+
+// tree-sitter points are (row, byte column) pairs; rows end where the parser sees `\n`.
+TSPoint point_at(std::string_view text, uint32_t offset) {
+  TSPoint point{0, 0};
+  uint32_t line_start = 0;
+  for (uint32_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n' || is_lone_cr(text, i)) {
+      ++point.row;
+      line_start = i + 1;
+    }
+  }
+  point.column = offset - line_start;
+  return point;
 }
 
 struct LoneCrAsNewline {
@@ -102,14 +117,29 @@ struct Leaf {
   bool in_error;
 };
 
-// Every token of the tree in source order, marked when an ERROR node encloses it.
-std::vector<Leaf> leaves(Node root) {
-  std::vector<Leaf> result;
+// Every token under `root` in source order, marked when an ERROR node encloses it.
+void append_leaves(Node root, std::vector<Leaf>& result) {
   std::vector<bool> in_error;  // per depth: an ERROR node encloses that level
   for_each_node(root, [&](Node node, uint32_t depth) {
     in_error.resize(depth + 1);
     in_error[depth] = (depth > 0 && in_error[depth - 1]) || node.kind() == "ERROR";
     if (node.child_count() == 0) result.push_back({node.kind(), node.start(), in_error[depth]});
+  });
+}
+
+// The tokens of the module's statements that hold a syntax error, with a gap (an empty kind)
+// before each statement: a rejected star, its opener and its operand are in one statement. A
+// walk of every token cost an editor several milliseconds per mistyped line.
+std::vector<Leaf> leaves_of_broken_statements(Node root) {
+  std::vector<Leaf> result;
+  if (root.kind() == "ERROR") {
+    append_leaves(root, result);
+    return result;
+  }
+  for_each_named_child(root, [&](Node statement) {
+    if (!statement.has_error()) return;
+    result.push_back({"", statement.start(), false});
+    append_leaves(statement, result);
   });
   return result;
 }
@@ -132,7 +162,7 @@ bool grammar_handles_star_before(std::string_view kind) {
 // Offsets of starred tuple elements the grammar rejected: a `*` opening an element whose
 // operand is not a name, inside an ERROR or right before one.
 std::vector<uint32_t> rejected_stars(const TSTree* tree, std::string_view source) {
-  std::vector<Leaf> tokens = leaves(Node(ts_tree_root_node(tree), source));
+  std::vector<Leaf> tokens = leaves_of_broken_statements(Node(ts_tree_root_node(tree), source));
   std::vector<uint32_t> stars;
   for (size_t i = 1; i + 1 < tokens.size(); ++i) {
     if (tokens[i].kind != "*" || !opens_tuple_element(tokens[i - 1].kind)) continue;
@@ -186,8 +216,19 @@ TSTree* parse_python(std::string_view source, const TSTree* old_tree) {
     if (stars.empty()) break;
     for (uint32_t offset : stars) blanked[offset] = ' ';
     changed = true;
+    // Re-parsed from the last tree with each blanked star marked as edited: an editor's
+    // mistyped line near a `*` must not cost a parse of the whole file.
+    TSTree* previous = retried != nullptr ? retried : tree;
+    TSTree* edited = ts_tree_copy(previous);
+    for (uint32_t offset : stars) {
+      TSPoint at = point_at(source, offset);
+      TSInputEdit edit{offset, offset + 1, offset + 1, at, {at.row, at.column + 1}, {at.row, at.column + 1}};
+      ts_tree_edit(edited, &edit);
+    }
+    TSTree* reparsed = parse_bytes(blanked, edited);
+    ts_tree_delete(edited);
     if (retried != nullptr) ts_tree_delete(retried);
-    retried = parse_bytes(blanked, nullptr);
+    retried = reparsed;
     if (!ts_node_has_error(ts_tree_root_node(retried))) break;
   }
   if (!changed) return tree;
@@ -253,20 +294,7 @@ bool SyntaxTree::too_deep() const {
 
 namespace {
 
-// tree-sitter points are (row, byte column) pairs; rows end where the parser sees `\n`.
-TSPoint point_at(std::string_view text, uint32_t offset) {
-  TSPoint point{0, 0};
-  uint32_t line_start = 0;
-  for (uint32_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n' || is_lone_cr(text, i)) {
-      ++point.row;
-      line_start = i + 1;
-    }
-  }
-  point.column = offset - line_start;
-  return point;
-}
-
+// Where the text ends after `inserted` is written at `point`.
 TSPoint advance(TSPoint point, std::string_view inserted) {
   uint32_t rows = 0;
   size_t line_start = 0;
@@ -280,16 +308,31 @@ TSPoint advance(TSPoint point, std::string_view inserted) {
   return {point.row + rows, static_cast<uint32_t>(inserted.size() - line_start)};
 }
 
+// Where an edit's mark should start: at the last byte of the code before it when only
+// whitespace lies between. tree-sitter 0.20 reuses an unedited node only when the external
+// token before it (the indentation scanner's state) is unchanged, and otherwise parses the
+// node's text afresh. The nodes that start right after a line's last token begin with the
+// zero-width NEWLINE and DEDENT tokens, so deleting a line between two functions changed that
+// state for a node spanning most of the module: a whole re-parse. Marking the byte before them
+// makes the parser descend into those nodes and reuse their children.
+uint32_t widened_start(std::string_view before, uint32_t start) {
+  while (start > 0 && std::isspace(static_cast<unsigned char>(before[start - 1]))) --start;
+  return start > 0 ? start - 1 : 0;
+}
+
 }  // namespace
 
 void SyntaxTree::edit(std::string_view before, TextRange replaced, std::string_view replacement) {
+  uint32_t start = widened_start(before, replaced.start);
+  std::string new_text(before.substr(start, replaced.start - start));
+  new_text.append(replacement);
   TSInputEdit input{};
-  input.start_byte = replaced.start;
+  input.start_byte = start;
   input.old_end_byte = replaced.end;
-  input.new_end_byte = replaced.start + static_cast<uint32_t>(replacement.size());
-  input.start_point = point_at(before, replaced.start);
-  input.old_end_point = advance(input.start_point, before.substr(replaced.start, replaced.length()));
-  input.new_end_point = advance(input.start_point, replacement);
+  input.new_end_byte = start + static_cast<uint32_t>(new_text.size());
+  input.start_point = point_at(before, start);
+  input.old_end_point = advance(input.start_point, before.substr(start, replaced.end - start));
+  input.new_end_point = advance(input.start_point, std::string_view(new_text));
   ts_tree_edit(tree_.get(), &input);
 }
 

@@ -26,6 +26,7 @@ struct LintMemo {
   std::vector<TextRange> comments;     // where suppression comments may be (when a rule wants them)
   uint64_t reuses = 0;                 // lints that kept other statements' findings (tests, benchmarks)
   uint64_t renames = 0;                // of those, lints after a module-level name changed
+  uint64_t rechecked = 0;              // the statements those lints checked again
 };
 
 }  // namespace torchmigrate::engine

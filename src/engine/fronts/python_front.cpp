@@ -203,6 +203,7 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   });
   if (reuse) {
     ++memo->reuses;
+    memo->rechecked += reuse->rechecked.size();
     diagnostics.insert(diagnostics.end(), reuse->findings.begin(), reuse->findings.end());
     comments.insert(comments.end(), reuse->comments.begin(), reuse->comments.end());
     std::sort(comments.begin(), comments.end(),

@@ -266,6 +266,20 @@ TEST_CASE("A renamed module-level name re-checks the statements that spell it") 
   CHECK(state.memo.renames == 3);
 }
 
+TEST_CASE("A renamed name spelled as a method or an attribute re-checks no more") {
+  const engine::Linter& linter = default_linter();
+  Typing state = typing_in(
+      "import torch\n\n\ndef forward(m, x):\n    return torch.export.export(m, (x,))\n\n\n"
+      "class A:\n    def forward(self, x):\n        return self.forward(x)\n\n\n"
+      "class B(A):\n    def forward(self, x):\n        return super(). forward(x)\n\n\nforward(m, x)\n");
+  lint_both(linter, state);
+  // The def and the call that uses it; not the classes, which name only their own methods.
+  edit(state, "def forward(m", "def forwarded(m");
+  lint_both(linter, state);
+  CHECK(state.memo.renames == 1);
+  CHECK(state.memo.rechecked == 2);
+}
+
 TEST_CASE("A renamed name that a guard spells re-checks every statement") {
   const engine::Linter& linter = default_linter();
   Typing state = typing_in(

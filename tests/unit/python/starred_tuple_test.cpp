@@ -39,6 +39,13 @@ TEST_CASE("a starred tuple element with a parenthesized operand is valid Python"
   CHECK(parses("def f():\n    return a, *-b\n"));
 }
 
+TEST_CASE("rejected stars far apart in a long file are all found") {
+  std::string source = "x = a, *(b)\n";
+  for (int i = 0; i < 50; ++i) source += "def f" + std::to_string(i) + "(v):\n    return v * 2, *v\n";
+  source += "y = c, *(d)\nfor x in a, *(b):\n    pass\n";
+  CHECK(parses(source));
+}
+
 TEST_CASE("the retried parse keeps every offset and the original text") {
   std::string source = "import torch\ndef f():\n    return a, *(b)\ntorch.export.export(m)\n";
   SyntaxTree tree = SyntaxTree::parse(source);
@@ -64,6 +71,8 @@ TEST_CASE("valid code keeps its list_splat; products and real errors are left al
   CHECK_FALSE(parses("def f():\n    return a, *(b\n"));
   CHECK_FALSE(parses("x = a, *(b) +\n"));
   CHECK_FALSE(parses("def f(:\n    return a, *(b)\n"));
+  // The comma ends the statement before: this star opens no tuple element.
+  CHECK_FALSE(parses("x = a,\n*(b)\n"));
   // A real error after a rejected star is reported where it is, not at the star.
   std::string source = "x = a, *(b)\ny = (\n";
   SyntaxTree tree = SyntaxTree::parse(source);
