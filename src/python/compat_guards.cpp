@@ -453,19 +453,14 @@ namespace {
 // The nodes RegionCollector::visit acts on, with their parents, in pre-order: one walk with its
 // own ancestor stack (ts_node_parent starts from the root on every call), no recursion, linear
 // however deep the nesting. `work` counts the nodes visited.
-std::vector<std::pair<Node, Node>> collect_guard_nodes(Node root, const std::optional<Focus>& focus, uint64_t& work) {
-  static const KindId kGuardKinds[] = {python_kind_id("if_statement"), python_kind_id("while_statement"),
-                                       python_kind_id("conditional_expression"), python_kind_id("boolean_operator"),
-                                       python_kind_id("try_statement")};
-  std::vector<std::pair<Node, Node>> found;
+GuardNodes collect_guard_nodes(Node root, const std::optional<Focus>& focus, uint64_t& work) {
+  GuardNodes found;
   std::vector<Node> ancestors;  // the node at each depth on the way down to the current one
   for_each_node(root, [&](Node node, uint32_t depth) {
     ++work;
     ancestors.resize(depth);
-    KindId kind = python_kind_id(node.symbol());
-    if (std::find(std::begin(kGuardKinds), std::end(kGuardKinds), kind) != std::end(kGuardKinds)) {
+    if (is_guard_kind(python_kind_id(node.symbol())))
       found.emplace_back(node, ancestors.empty() ? Node() : ancestors.back());
-    }
     ancestors.push_back(node);
     bool outside = focus && depth == 1 && !focus->overlaps(node.start(), node.end());
     return outside ? WalkStep::Skip : WalkStep::Enter;
@@ -474,6 +469,18 @@ std::vector<std::pair<Node, Node>> collect_guard_nodes(Node root, const std::opt
 }
 
 }  // namespace
+
+bool is_guard_kind(KindId kind) {
+  static const std::vector<bool> kGuardKinds = [] {
+    std::vector<bool> table(python_kind_count(), false);
+    for (std::string_view name :
+         {"if_statement", "while_statement", "conditional_expression", "boolean_operator", "try_statement"}) {
+      table[python_kind_id(name)] = true;
+    }
+    return table;
+  }();
+  return kind < kGuardKinds.size() && kGuardKinds[kind];
+}
 
 GuardVerdict CompatGuards::verdict(uint32_t offset, const std::string& rule_key, const GuardRule& rule) {
   auto found = tables_.find(rule_key);

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "torchmigrate/core/torch_version.hpp"
@@ -39,13 +40,20 @@ enum class GuardVerdict {
   Unreachable,  // only runs on torch older than the project supports (or never)
 };
 
-// The guards of one file. One walk of the tree, on the first question, collects the nodes that
-// can guard code (if/while statements, conditional and boolean expressions, try statements);
-// each rule's guards are computed from those the first time the rule is asked about; every
-// answer after that is a binary search.
+// The nodes that can guard code (if/while statements, conditional and boolean expressions, try
+// statements), each with its parent, in pre-order.
+using GuardNodes = std::vector<std::pair<Node, Node>>;
+bool is_guard_kind(KindId kind);
+
+// The guards of one file. One walk of the tree, on the first question, collects its GuardNodes
+// (unless the caller's own walk did); each rule's guards are computed from those the first time
+// the rule is asked about; every answer after that is a binary search.
 class CompatGuards {
  public:
   CompatGuards(Node root, const SemanticModel& model) : root_(root), model_(model) {}
+  // `guard_nodes`: every GuardNode of the tree under `root`.
+  CompatGuards(Node root, const SemanticModel& model, GuardNodes guard_nodes)
+      : root_(root), model_(model), guard_nodes_(std::move(guard_nodes)) {}
   // Verdicts only for findings inside `focus` (an editor's changed statements; `model` may be
   // focused on them too): of the other top-level statements only the guards themselves are
   // read, since what lies inside them guards nothing outside.
@@ -74,7 +82,7 @@ class CompatGuards {
   const SemanticModel& model_;
   std::map<std::string, std::vector<std::pair<uint32_t, State>>> tables_;  // by rule: state from each offset on
   std::optional<Focus> focus_;
-  std::optional<std::vector<std::pair<Node, Node>>> guard_nodes_;  // (node, parent), in pre-order
+  std::optional<GuardNodes> guard_nodes_;
   uint64_t work_ = 0;
 };
 

@@ -166,6 +166,8 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   // ancestors on the way down give each visited node's parent to the checks.
   uint32_t visited = 0;
   std::vector<python::Node> ancestors;
+  // A whole walk gathers the guards' nodes too, which spares the guards a walk of their own.
+  python::GuardNodes guard_nodes;
   auto visit = [&](python::Node node, uint32_t depth) {
     // A stale editor lint stops within a few milliseconds of the next edit.
     if (++visited % 4096 == 0 && stop && stop()) throw LintCancelled();
@@ -177,6 +179,8 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
       for (PythonCheck* check : dispatch[kind]) check->visit(node, context);
     }
     if (kind == comment_kind && wants_comments) comments.push_back(node.range());
+    if (!reuse && python::is_guard_kind(kind))
+      guard_nodes.emplace_back(node, depth > 0 ? ancestors.back() : python::Node());
     ancestors.push_back(node);
   };
   if (!reuse) {
@@ -196,7 +200,7 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
     const RuleSpec* rule = environment_.catalog().find(diagnostic.code);
     if (rule == nullptr) return false;
     if (!guards && reuse) guards.emplace(tree.root(), whole_model(), focus_of(*reuse));
-    if (!guards) guards.emplace(tree.root(), whole_model());
+    if (!guards) guards.emplace(tree.root(), whole_model(), std::move(guard_nodes));
     auto [it, inserted] = guard_rules.try_emplace(rule->code);
     if (inserted) it->second = guard_rule(*rule, settings);
     return guards->verdict(diagnostic.range.start, rule->code, it->second) != python::GuardVerdict::Report;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "torchmigrate/python/compat_guards.hpp"
+#include "torchmigrate/python/tree_walk.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::python;
@@ -151,4 +152,34 @@ TEST_CASE("guards are computed once per file: work grows linearly with findings 
   uint64_t deep = work_for(nested(800), "OLD");
   INFO("work for nesting 200 and 800: " << shallow << ", " << deep);
   CHECK(deep <= shallow * 4 + 100);
+}
+
+TEST_CASE("guard nodes gathered by the caller's walk give the same verdicts without a walk") {
+  const std::string source =
+      "import torch\nif torch.__version__ < '2.8':\n    OLD()\nelse:\n    x = OLD() if hasattr(torch, "
+      "'guard_or_false') "
+      "else None\ntry:\n    OLD()\nexcept ImportError:\n    pass\nwhile torch_version < (2, 8) and ready:\n    "
+      "OLD()\nOLD()\n";
+  SyntaxTree tree = SyntaxTree::parse(source);
+  SemanticModel model(tree.root());
+  GuardNodes gathered;
+  std::vector<Node> ancestors;
+  for_each_node(tree.root(), [&](Node node, uint32_t depth) {
+    ancestors.resize(depth);
+    if (is_guard_kind(python_kind_id(node.symbol())))
+      gathered.emplace_back(node, depth > 0 ? ancestors.back() : Node());
+    ancestors.push_back(node);
+  });
+  CHECK(gathered.size() == 5);
+  CompatGuards walking(tree.root(), model);
+  CompatGuards given(tree.root(), model, gathered);
+  GuardRule rule = removed_api();
+  size_t asked = 0;
+  for (size_t at = source.find("OLD"); at != std::string::npos; at = source.find("OLD", at + 1), ++asked) {
+    CHECK(walking.verdict(static_cast<uint32_t>(at), "TM999", rule) ==
+          given.verdict(static_cast<uint32_t>(at), "TM999", rule));
+  }
+  CHECK(asked == 5);
+  // The work of the walk the caller did: every node of the tree.
+  CHECK(given.work() + 20 < walking.work());
 }
