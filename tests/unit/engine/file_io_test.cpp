@@ -97,6 +97,13 @@ TEST_CASE("binary and non-UTF-8 content is refused with a reason") {
   CHECK(invalid_utf8_offset("abc\xE2\x82") == 3);       // truncated at the end
   CHECK(invalid_utf8_offset("\xE2\x28\xA1") == 0);      // bad continuation
   CHECK(invalid_utf8_offset("\xF4\x8F\xBF\xBF") == std::string_view::npos);  // U+10FFFF
+  // Long ASCII runs are read a word at a time: the bad byte is found at every alignment.
+  for (size_t ascii = 0; ascii < 24; ++ascii) {
+    std::string run(ascii, 'a');
+    CHECK(invalid_utf8_offset(run + "\xE9" + std::string(9, 'b')) == ascii);
+    CHECK(invalid_utf8_offset(run + "\xE2\x82\xAC" + std::string(9, 'b') + "\xE2\x82") == ascii + 12);
+    CHECK(invalid_utf8_offset(run + "\xF0\x9F\x94\xA5" + run) == std::string_view::npos);
+  }
 }
 
 TEST_CASE("read_file reports errors and write permission") {
