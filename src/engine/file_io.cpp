@@ -96,6 +96,9 @@ ReadResult read_file(const fs::path& path, bool for_writing) {
     }
     if (got == 0) break;
     filled += static_cast<size_t>(got);
+    // All the bytes fstat promised, and no more when asked for one more: the end, without
+    // another read to hear it (a file per read adds up over a tree).
+    if (filled == static_cast<size_t>(info.st_size) && filled < bytes.size()) break;
   }
   ::close(fd);
   bytes.resize(filled);

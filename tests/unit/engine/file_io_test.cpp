@@ -129,6 +129,10 @@ TEST_CASE("read_file reads every byte of empty, small and large files") {
     REQUIRE(read.text);
     CHECK(*read.text == bytes);
   }
+  // A regular file whose size says nothing (procfs reports 0) is read to its real end.
+  ReadResult status = read_file("/proc/self/status");
+  REQUIRE(status.text);
+  CHECK(status.text->find("VmRSS") != std::string::npos);
 }
 
 TEST_CASE("an atomic write replaces the bytes and keeps the permissions, leaving no temporary file") {
