@@ -260,9 +260,14 @@ int run_check(const CheckOptions& options) {
 int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   const engine::Catalog& catalog = workspace.catalog();
   const bool from_stdin = reads_stdin(options);
-  std::vector<std::string> paths = from_stdin            ? std::vector<std::string>{stdin_display_path(options)}
-                                   : options.paths.empty() ? std::vector<std::string>{"."}
-                                                           : options.paths;
+  // The named paths are not copied: a pre-commit run names thousands of files.
+  std::vector<std::string> implied;
+  if (from_stdin) {
+    implied = {stdin_display_path(options)};
+  } else if (options.paths.empty()) {
+    implied = {"."};
+  }
+  const std::vector<std::string>& paths = implied.empty() ? options.paths : implied;
   if (options.show_settings) {
     workspace.set_compile_database_dir(options.compile_database_dir);
     print_settings(workspace, paths, std::cout);

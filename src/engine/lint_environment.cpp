@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
 
 #include "torchmigrate/engine/front.hpp"
 #include "torchmigrate/engine/linter.hpp"
@@ -102,10 +105,22 @@ LintEnvironment::LintEnvironment(const Catalog& catalog, const CheckRegistry& re
   }
 }
 
-Prefilter LintEnvironment::prefilter(std::vector<const RuleSpec*> rules) const {
+std::shared_ptr<const Prefilter> LintEnvironment::prefilter(std::vector<const RuleSpec*> rules) const {
   rules.push_back(&suppression_markers(catalog_));
   rules.push_back(&own_code_marker());
-  return Prefilter(rules);
+  // Held weakly: once the last linter with these rules is gone (an editor's configuration
+  // changed), the tables go too.
+  static std::mutex mutex;
+  static std::map<std::vector<const RuleSpec*>, std::weak_ptr<const Prefilter>> shared;
+  std::lock_guard lock(mutex);
+  std::erase_if(shared, [](const auto& entry) { return entry.second.expired(); });
+  std::weak_ptr<const Prefilter>& entry = shared[rules];
+  std::shared_ptr<const Prefilter> prefilter = entry.lock();
+  if (!prefilter) {
+    prefilter = std::make_shared<const Prefilter>(rules);
+    entry = prefilter;
+  }
+  return prefilter;
 }
 
 std::vector<bool> LintEnvironment::candidates(size_t rules, const Prefilter& prefilter, std::string_view text) const {

@@ -38,7 +38,9 @@ class LintEnvironment {
   // TM001, which the fronts implement together; null when it is not enabled.
   [[nodiscard]] const RuleSpec* unused_suppression_rule() const { return unused_suppression_rule_; }
   // A prefilter over `rules`, then the suppression markers, then the marker of our own codes.
-  [[nodiscard]] Prefilter prefilter(std::vector<const RuleSpec*> rules) const;
+  // Linters that enable the same rules (one per project and configuration: dozens in a
+  // monorepo) share it; its tables are most of a linter's memory.
+  [[nodiscard]] std::shared_ptr<const Prefilter> prefilter(std::vector<const RuleSpec*> rules) const;
   // Which of `rules` can fire on `text`, then the two markers' flags (read them with the two
   // functions below).
   [[nodiscard]] std::vector<bool> candidates(size_t rules, const Prefilter& prefilter, std::string_view text) const;

@@ -34,7 +34,7 @@ class FileCheckFront final : public Front {
     rules_.push_back(&rule);
   }
 
-  void ready() override { prefilter_.emplace(environment_.prefilter(rules_)); }
+  void ready() override { prefilter_ = environment_.prefilter(rules_); }
 
   [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file, const LintInput& /*input*/) const override {
     std::vector<Diagnostic> diagnostics;
@@ -75,7 +75,7 @@ class FileCheckFront final : public Front {
   SyntaxErrors syntax_errors_;
   std::vector<const RuleSpec*> rules_;
   std::vector<FactsRead> rule_facts_;  // what each of rules_ reads of the project's facts
-  std::optional<Prefilter> prefilter_;
+  std::shared_ptr<const Prefilter> prefilter_;
 };
 
 }  // namespace

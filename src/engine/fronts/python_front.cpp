@@ -64,7 +64,7 @@ class PythonFront final : public Front {
     rules_.push_back(&rule);
   }
 
-  void ready() override { prefilter_.emplace(environment_.prefilter(rules_)); }
+  void ready() override { prefilter_ = environment_.prefilter(rules_); }
 
   [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file, const LintInput& input) const override;
 
@@ -75,7 +75,7 @@ class PythonFront final : public Front {
  private:
   const LintEnvironment& environment_;
   std::vector<const RuleSpec*> rules_;
-  std::optional<Prefilter> prefilter_;
+  std::shared_ptr<const Prefilter> prefilter_;
   // Which front made a memo: unique for the process, unlike an address.
   const uint64_t id_ = next_id();
   static uint64_t next_id() {

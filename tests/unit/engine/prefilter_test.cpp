@@ -3,6 +3,13 @@
 
 #include "torchmigrate/engine/prefilter.hpp"
 
+#include <memory>
+#include <vector>
+
+#include "torchmigrate/checks/registry.hpp"
+#include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/front.hpp"
+
 using namespace torchmigrate::engine;
 
 namespace {
@@ -205,4 +212,19 @@ TEST_CASE("rules are reported in the order given, each on its own") {
   CHECK(prefilter.candidates("xbetax gamma") == std::vector<bool>{false, true, false});
   CHECK(prefilter.candidates("delta gamma alpha") == std::vector<bool>{true, false, true});
   CHECK(Prefilter({}).candidates("anything").empty());
+}
+
+TEST_CASE("linters that enable the same rules share one prefilter") {
+  const Catalog& catalog = Catalog::builtin();
+  LintEnvironment first(catalog, torchmigrate::checks::builtin_registry(), {});
+  LintEnvironment second(catalog, torchmigrate::checks::builtin_registry(), {});
+  std::vector<const RuleSpec*> python = {catalog.find("TM201"), catalog.find("TM202")};
+  std::shared_ptr<const Prefilter> shared = first.prefilter(python);
+  CHECK(second.prefilter(python) == shared);
+  CHECK(second.prefilter({catalog.find("TM201")}) != shared);
+  // Once no linter holds it, the next one builds its own.
+  std::weak_ptr<const Prefilter> released = shared;
+  shared.reset();
+  CHECK(released.expired());
+  CHECK(first.prefilter(python)->candidates("torch.export.export(m, x)")[0]);
 }
