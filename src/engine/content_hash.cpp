@@ -2,6 +2,9 @@
 #include "torchmigrate/engine/content_hash.hpp"
 
 #include <openssl/evp.h>
+// Debian's libxxhash-dev, used as a header-only library: no library to load at start-up.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include <initializer_list>
 #include <memory>
@@ -18,6 +21,16 @@ const EVP_MD* fetched(const char* name) {
   return algorithm;  // kept for the process
 }
 
+std::string lowercase_hex(const unsigned char* bytes, size_t length) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(2 * length);
+  for (size_t i = 0; i < length; ++i) {
+    hex.push_back(kHex[bytes[i] >> 4]);
+    hex.push_back(kHex[bytes[i] & 0xf]);
+  }
+  return hex;
+}
 // The lowercase hex digest of the header and the pieces, one after the other. One context per
 // thread, reset for each digest.
 std::string hex_digest(const EVP_MD* algorithm, std::string_view header,
@@ -33,14 +46,7 @@ std::string hex_digest(const EVP_MD* algorithm, std::string_view header,
   for (std::string_view piece : pieces) ok = ok && EVP_DigestUpdate(context.get(), piece.data(), piece.size()) == 1;
   ok = ok && EVP_DigestFinal_ex(context.get(), digest, &length) == 1;
   if (!ok) throw std::runtime_error(std::string("OpenSSL could not compute ") + EVP_MD_get0_name(algorithm));
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(2 * length);
-  for (unsigned int i = 0; i < length; ++i) {
-    hex.push_back(kHex[digest[i] >> 4]);
-    hex.push_back(kHex[digest[i] & 0xf]);
-  }
-  return hex;
+  return lowercase_hex(digest, length);
 }
 
 }  // namespace
@@ -55,6 +61,15 @@ std::string content_hash(std::initializer_list<std::string_view> pieces) {
   header.push_back('\0');
   static const EVP_MD* sha1 = fetched("SHA1");
   return hex_digest(sha1, header, pieces);
+}
+
+std::string cache_hash(std::initializer_list<std::string_view> pieces) {
+  XXH3_state_t state;
+  XXH3_128bits_reset(&state);
+  for (std::string_view piece : pieces) XXH3_128bits_update(&state, piece.data(), piece.size());
+  XXH128_canonical_t canonical;
+  XXH128_canonicalFromHash(&canonical, XXH3_128bits_digest(&state));
+  return lowercase_hex(canonical.digest, sizeof canonical.digest);
 }
 
 std::string sha256_hex(std::string_view data) {

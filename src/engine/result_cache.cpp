@@ -29,7 +29,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 // Bumped whenever the layout of the file changes; an older file then simply misses.
-constexpr int kFormat = 5;
+constexpr int kFormat = 6;
 constexpr std::string_view kMagic = "torchmigrate-cache";
 // Entries unused for this many days are dropped when the file is next written.
 constexpr uint32_t kKeepDays = 30;
@@ -39,7 +39,7 @@ const std::string& catalog_hash() {
   static const std::string hash = [] {
     std::string all;
     for (const EmbeddedRule& rule : embedded_rules()) all.append(rule.json).append(rule.docs);
-    return content_hash(all);
+    return cache_hash({all});
   }();
   return hash;
 }
@@ -82,7 +82,7 @@ std::string settings_hash(const Settings& settings, FactsRead read) {
   }
   for (const auto& [code, policy] : settings.policies) out["policies"][code] = std::string(to_string(policy));
   for (const auto& [ending, kind] : settings.build_extensions) out["build"][ending] = static_cast<int>(kind);
-  return content_hash(out.dump());
+  return cache_hash({out.dump()});
 }
 
 // For callers that give a path, not a linter: every fact for a file that is not plain Python.
@@ -249,7 +249,7 @@ std::vector<Diagnostic> decode(std::string_view payload, std::string_view text) 
 
 // The first line of the file: magic, format and the checksum of everything after the line.
 std::string header(std::string_view body) {
-  return std::string(kMagic) + ' ' + std::to_string(kFormat) + ' ' + content_hash(body) + '\n';
+  return std::string(kMagic) + ' ' + std::to_string(kFormat) + ' ' + cache_hash({body}) + '\n';
 }
 
 uint32_t today() {
@@ -313,8 +313,8 @@ struct Snapshot {
 
 // Smallest encoding of an entry (key, settings, day, stamp flag, payload), for Reader::count.
 constexpr size_t kLeastEntry = 17;
-// Hex digits of a content hash: a key is the slot's hash followed by the content's.
-constexpr size_t kSlotSize = 40;
+// Hex digits of a cache_hash: a key is the slot's hash followed by the content's.
+constexpr size_t kSlotSize = 32;
 
 // A file that does not verify has no entries: it is replaced at the end of the run.
 std::unique_ptr<Snapshot> read_snapshot(const fs::path& file) {
@@ -481,12 +481,12 @@ std::string ResultCache::slot(std::string_view path, const Settings& settings, s
   slot_material += portable_path(path, settings);
   slot_material += '\0';
   slot_material += fingerprint;
-  return content_hash(slot_material);
+  return cache_hash({slot_material});
 }
 
 std::string ResultCache::key(const std::string& slot, std::string_view text) {
   // The pieces are hashed in place: a copy of every text cost a cached run a percent.
-  return slot + content_hash({slot, std::string_view("\0", 1), text});
+  return slot + cache_hash({slot, std::string_view("\0", 1), text});
 }
 
 std::optional<ResultCache::FileStamp> ResultCache::stamp(const fs::path& file) { return stamp_of(file); }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Content hashes are stored in baselines and caches: they must stay git's blob ids, and the
+// Content hashes are stored in baselines and caches: they must stay git's blob ids, XXH3 and the
 // report fingerprints plain SHA-256, on every build.
 #include <catch2/catch.hpp>
 
@@ -22,4 +22,14 @@ TEST_CASE("content_hash is git's blob id") {
 
 TEST_CASE("sha256_hex is SHA-256 in lowercase hex") {
   CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST_CASE("cache_hash is XXH3's 128-bit hash in lowercase hex") {
+  // xxHash's own test vector for empty input, in its canonical (big-endian) form.
+  CHECK(cache_hash({}) == "99aa06d3014798d86001c324468d497f");
+  CHECK(cache_hash({""}) == cache_hash({}));
+  // In pieces: the hash of their concatenation; a NUL between pieces counts.
+  CHECK(cache_hash({"import ", "", "torch\n"}) == cache_hash({"import torch\n"}));
+  CHECK(cache_hash({"a", std::string_view("\0", 1), "b"}) != cache_hash({"ab"}));
+  CHECK(cache_hash({"import torch\n"}).size() == 32);
 }

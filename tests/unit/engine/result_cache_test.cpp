@@ -71,10 +71,10 @@ void set_last_used(const fs::path& file, const std::string& key, uint32_t day) {
   std::string body = bytes.substr(newline + 1);
   size_t at = body.find(key);
   REQUIRE(at != std::string::npos);
-  at += key.size() + 4 + 40;
+  at += key.size() + 4 + 32;  // the settings hash: a length, 32 hex digits
   for (int i = 0; i < 4; ++i) body[at + static_cast<size_t>(i)] = static_cast<char>((day >> (8 * i)) & 0xFF);
   std::string header = bytes.substr(0, newline);
-  write(file, header.substr(0, header.rfind(' ') + 1) + content_hash(body) + "\n" + body);
+  write(file, header.substr(0, header.rfind(' ') + 1) + cache_hash({body}) + "\n" + body);
 }
 
 uint32_t today() {
