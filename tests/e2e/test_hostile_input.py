@@ -2,14 +2,13 @@
 """End-to-end tests of hostile input: a poisoned cache, a repository's config that tries to
 write outside the project, CR-only files, configuration mistakes, file names that try to
 inject lines into a report, and writes through symbolic links."""
-import hashlib
 import json
 import os
 import subprocess
 import unittest
 import xml.dom.minidom
 
-from tm_e2e import TempTree, run
+from tm_e2e import TempTree, cache_checksum, run
 
 CALL = "torch.export.export(m, (x,))"
 SOURCE = f"import torch\n\ndef build(m, x):\n    if x:\n        return {CALL}\n    return torch.export.export_for_inference(m, (x,))\n"
@@ -59,7 +58,7 @@ class PoisonedCache(unittest.TestCase):
         for entry in self.entries():
             header, payload = entry.read_bytes().split(b"\n", 1)
             payload = payload.replace(b"defaults to", b"DEFAULTS TO")
-            digest = hashlib.sha1(b"blob %d\0" % len(payload) + payload).hexdigest().encode()
+            digest = cache_checksum(payload)
             entry.write_bytes(header.rsplit(b" ", 1)[0] + b" " + digest + b"\n" + payload)
         self.assertIn("DEFAULTS TO", self.report())
 

@@ -21,6 +21,22 @@ def run(*args, cwd=None, check_exit=None, input=None, env=None):
     return result
 
 
+def cache_checksum(body):
+    """The checksum a cache file's header line carries for `body`: XXH3-128 in lowercase hex
+    (engine/content_hash.cpp), computed by the xxHash library that the build's libxxhash-dev
+    brings, so that any Python runs the tests."""
+    import ctypes
+
+    class Hash128(ctypes.Structure):
+        _fields_ = [("low64", ctypes.c_uint64), ("high64", ctypes.c_uint64)]
+
+    library = ctypes.CDLL("libxxhash.so.0")
+    library.XXH3_128bits.restype = Hash128
+    library.XXH3_128bits.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+    digest = library.XXH3_128bits(body, len(body))
+    return b"%016x%016x" % (digest.high64, digest.low64)
+
+
 def cache_keys(directory):
     """The keys of the entries in a cache directory's file, sorted (src/engine/result_cache.cpp:
     a header line, then the tool version, the catalog hash and the entries, each a key, a settings
