@@ -22,16 +22,18 @@ struct ParserDeleter {
   void operator()(TSParser* parser) const { ts_parser_delete(parser); }
 };
 
-// One parser per thread: TSParser is not thread-safe but is cheap to keep.
-TSParser* thread_parser() {
-  thread_local std::unique_ptr<TSParser, ParserDeleter> parser = [] {
-    std::unique_ptr<TSParser, ParserDeleter> created(ts_parser_new());
-    if (!ts_parser_set_language(created.get(), tree_sitter_python())) {
-      throw std::runtime_error("tree-sitter-python grammar ABI does not match the tree-sitter runtime");
-    }
-    return created;
-  }();
-  return parser.get();
+using Parser = std::unique_ptr<TSParser, ParserDeleter>;
+
+// A new parser for every parse. A tree-sitter 0.20 parser kept across parses (one per thread,
+// as before) let earlier parses change later ones: in broken code its error recovery read the
+// same text differently after other files or edits had gone through it, while ts_parser_reset
+// changed nothing. A new parser costs under a microsecond.
+Parser new_parser() {
+  Parser created(ts_parser_new());
+  if (!ts_parser_set_language(created.get(), tree_sitter_python())) {
+    throw std::runtime_error("tree-sitter-python grammar ABI does not match the tree-sitter runtime");
+  }
+  return created;
 }
 
 // tree-sitter-python ends lines only at `\n`, but Python also ends them at a lone `\r` (old Mac
@@ -82,14 +84,14 @@ TSTree* parse_text(const TSTree* old_tree, std::string_view source) {
     lone_cr = is_lone_cr(source, at);
   }
   if (!lone_cr) {
-    return ts_parser_parse_string(thread_parser(), old_tree, source.data(), static_cast<uint32_t>(source.size()));
+    return ts_parser_parse_string(new_parser().get(), old_tree, source.data(), static_cast<uint32_t>(source.size()));
   }
   LoneCrAsNewline view{source, {}};
   TSInput input{};
   input.payload = &view;
   input.read = &LoneCrAsNewline::read;
   input.encoding = TSInputEncodingUTF8;
-  return ts_parser_parse(thread_parser(), old_tree, input);
+  return ts_parser_parse(new_parser().get(), old_tree, input);
 }
 
 // The first ERROR or MISSING node in pre-order, entering only subtrees that hold an error.

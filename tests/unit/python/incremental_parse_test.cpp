@@ -6,6 +6,7 @@
 
 #include <random>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -76,4 +77,24 @@ TEST_CASE("random typing re-parses as from scratch") {
       document.replace(at, end, "");
     }
   }
+}
+
+TEST_CASE("a parse does not depend on what was parsed before it") {
+  // Reduced from random typing in a real file: with one tree-sitter parser kept per thread, a
+  // parse from scratch after this incremental re-parse read the broken text differently from
+  // the same parse in a new thread.
+  const std::string before =
+      "    for i in range(n):\n        blocked = block(scales)\n    \"\"\"\n    \"\"\"\n    \"\"\"\n    \"\"\"\n"
+      "        raise RuntimeError(\n            f\"{name}: not supported yet.\"\n    )";
+  const std::string typed = "strict=True,";
+  const auto at = static_cast<uint32_t>(before.find("            f\"") + 3);
+  std::string after = before;
+  after.insert(at, typed);
+  SyntaxTree tree = SyntaxTree::parse(before);
+  tree.edit(before, {at, at}, typed);
+  tree.reparse(after);
+  auto fresh = shape(SyntaxTree::parse(after));
+  decltype(fresh) in_new_thread;
+  std::thread([&] { in_new_thread = shape(SyntaxTree::parse(after)); }).join();
+  CHECK(fresh == in_new_thread);
 }
