@@ -10,7 +10,7 @@
 
 namespace torchmigrate::engine {
 
-// Git's blob id of the data (`git hash-object`), for baselines and the result cache.
+// Git's blob id of the data (`git hash-object`), for baselines and shard fingerprints.
 std::string content_hash(std::string_view data);
 // The same id of the pieces one after the other, without copying them into one string.
 std::string content_hash(std::initializer_list<std::string_view> pieces);
