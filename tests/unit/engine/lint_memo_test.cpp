@@ -66,7 +66,13 @@ const std::vector<std::string> kLines = {"x = 1",
                                          "QConfig.from_dict(d)",
                                          "from torch.ao.quantization.quantize_pt2e import prepare_pt2e"};
 
+// A document being typed in. Its tree borrows `text`, so a state is built in place and never
+// moved: a moved short string would leave the tree reading freed memory.
 struct Typing {
+  explicit Typing(std::string initial) : text(std::move(initial)), tree(python::SyntaxTree::parse(text)) {}
+  Typing(const Typing&) = delete;
+  Typing& operator=(const Typing&) = delete;
+
   std::string text;
   python::SyntaxTree tree;
   engine::LintMemo memo;
@@ -127,8 +133,6 @@ const engine::Linter& default_linter() {
   return linter;
 }
 
-Typing typing_in(const std::string& text) { return {text, python::SyntaxTree::parse(text), {}, {}, {}}; }
-
 // Lints the state with its memo and whole, checks that both agree, and returns the findings.
 std::string lint_both(const engine::Linter& linter, Typing& state) {
   SourceFile file("m.py", state.text, Language::Python);
@@ -169,7 +173,7 @@ TEST_CASE("Re-checking only the edited statement finds what a full lint finds") 
     // Every other file keeps its syntax errors for a while; the others' are taken back at once.
     const bool keeps_errors = index % 2 == 1;
     std::string text = read(source);
-    Typing state = typing_in(text);
+    Typing state(text);
     for (int step = 0; step < 80; ++step) {
       // Edits pile up; one in four is taken back, and one that breaks the syntax at once or,
       // in every other file, half the time.
@@ -205,7 +209,7 @@ TEST_CASE("An edit that changes what other statements mean re-checks them all") 
   const std::string text =
       "import torch\n\nif torch.__version__ < \"2.8\":\n    raise ImportError(\"needs torch 2.8\")\n\n"
       "export = torch.export.export\n\n\ndef run(m, x):\n    return export(m, (x,))\n";
-  Typing state = typing_in(text);
+  Typing state(text);
   // Code after the early exit runs on torch 2.8 only: nothing to report.
   CHECK(lint_both(linter, state).empty());
   // The exit is gone: the call after it now runs on 2.7 as well.
@@ -233,8 +237,7 @@ TEST_CASE("An edit that changes what other statements mean re-checks them all") 
 
 TEST_CASE("An edit that splits or joins statements re-checks all it touched") {
   const engine::Linter& linter = default_linter();
-  Typing state =
-      typing_in("import torch\n\n\ndef run(m, x):\n    return torch.export.export(m, (x,))\n\n\nrun(m, x)\n");
+  Typing state("import torch\n\n\ndef run(m, x):\n    return torch.export.export(m, (x,))\n\n\nrun(m, x)\n");
   lint_both(linter, state);
   // One statement becomes two, each with a finding; then they are one again.
   edit(state, "def run(m, x):\n    return torch.export.export(m, (x,))",
@@ -249,7 +252,7 @@ TEST_CASE("An edit that splits or joins statements re-checks all it touched") {
 
 TEST_CASE("A renamed module-level name re-checks the statements that spell it") {
   const engine::Linter& linter = default_linter();
-  Typing state = typing_in(
+  Typing state(
       "import torch\nfrom torch.export import export\n\n\ndef run(m, x):\n    return export(m, (x,))\n\n\n"
       "def other(m):\n    return m\n");
   CHECK(lint_both(linter, state).find("TM201") != std::string::npos);
@@ -268,7 +271,7 @@ TEST_CASE("A renamed module-level name re-checks the statements that spell it") 
 
 TEST_CASE("A renamed name spelled as a method or an attribute re-checks no more") {
   const engine::Linter& linter = default_linter();
-  Typing state = typing_in(
+  Typing state(
       "import torch\n\n\ndef forward(m, x):\n    return torch.export.export(m, (x,))\n\n\n"
       "class A:\n    def forward(self, x):\n        return self.forward(x)\n\n\n"
       "class B(A):\n    def forward(self, x):\n        return super(). forward(x)\n\n\nforward(m, x)\n");
@@ -282,7 +285,7 @@ TEST_CASE("A renamed name spelled as a method or an attribute re-checks no more"
 
 TEST_CASE("A renamed name that a guard spells re-checks every statement") {
   const engine::Linter& linter = default_linter();
-  Typing state = typing_in(
+  Typing state(
       "import torch\nimport torch as T\n\nif T.__version__ < \"2.8\":\n    raise ImportError(\"needs torch 2.8\")\n\n"
       "from torch.export import export\n\n\ndef run(m, x):\n    return export(m, (x,))\n");
   CHECK(lint_both(linter, state).empty());
@@ -297,7 +300,7 @@ TEST_CASE("A binding that moves into a branch re-checks every statement") {
   const engine::Linter& linter = default_linter();
   const std::string text =
       "import torch\n\nexport = print\nwith ctx:\n    export = torch.export.export\n\nexport(m, (x,))\n";
-  Typing state = typing_in(text);
+  Typing state(text);
   // After the `with`, `export` is torch's: reported, with fixes.
   std::string certain = lint_both(linter, state);
   CHECK(certain.find("fix Add") != std::string::npos);
@@ -318,7 +321,7 @@ TEST_CASE("TM301 re-checks one statement unless its moved module is spelled") {
       "import torch\nfrom torch.ao.quantization import QConfig\n\n\ndef build(d):\n    return "
       "QConfig.from_dict(d)\n\n\n"
       "def run(m):\n    return torch.ao.quantization.prepare(m)\n";
-  Typing state = typing_in(text);
+  Typing state(text);
   lint_both(linter, state);
   // An edit inside one function: the other's findings are kept, not recomputed.
   edit(state, "prepare(m)", "prepare(m, inplace=True)");
