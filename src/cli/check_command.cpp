@@ -379,8 +379,8 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   phases.end("checking");
   if (fixed_text_to_stdout) {
     // An excluded or unreadable input comes back as it went in.
-    bool fixed = !outcomes.empty() && outcomes.front().changed;
-    std::cout << (fixed ? outcomes.front().fixed_bytes : stdin_bytes) << std::flush;
+    bool fixed = !outcomes.empty() && outcomes.front().changed();
+    std::cout << (fixed ? outcomes.front().rewrite->fixed : stdin_bytes) << std::flush;
   }
 
   if (options.add_noqa) return finish(add_noqa_to_files(outcomes, discovery.files, std::cerr, options.follow_links));
@@ -452,9 +452,9 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   if (mode == engine::FixMode::Diff) {
     size_t would_fix = 0;
     for (const engine::FileOutcome& outcome : outcomes) {
-      if (!outcome.changed) continue;
+      if (!outcome.changed()) continue;
       would_fix += outcome.applied.size();
-      output::write_unified_diff(outcome.source->path(), outcome.original_bytes, outcome.fixed_bytes, out);
+      output::write_unified_diff(outcome.source->path(), outcome.rewrite->original, outcome.rewrite->fixed, out);
     }
     print_file_problems(outcomes, std::cerr);
     std::cerr << (would_fix == 0 ? std::string("No errors would be fixed")

@@ -45,7 +45,7 @@ std::optional<engine::DiscoveredFile> stdin_file(const CheckOptions& options, en
   // Unnamed or of no known kind, the input is Python, the language nearly all of it is.
   Language language = workspace.config_for(path).language_for(path);
   if (language == Language::Unknown) language = Language::Python;
-  return engine::DiscoveredFile{path, language, std::move(bytes)};
+  return engine::DiscoveredFile{path, language, std::make_shared<const std::string>(std::move(bytes))};
 }
 
 }  // namespace torchmigrate::cli

@@ -103,7 +103,7 @@ void add_link(const fs::path& link, const fs::path& root, const fs::path& real_r
   }
   Language language = language_for(real, build_extensions);
   if (language == Language::Unknown) language = language_for(link, build_extensions);
-  found.push_back({{(root / *relative).lexically_normal().string(), language, std::nullopt, true}, real.string()});
+  found.push_back({{(root / *relative).lexically_normal().string(), language, nullptr, true}, real.string()});
 }
 
 // A directory's entries as readdir gives them: each name and its d_type.
@@ -189,7 +189,7 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
         unknown.push_back(argument);
       } else {
         // A regular file named as itself, not through a link, is as plain as one a walk reaches.
-        found.push_back({{root.string(), language, std::nullopt, fs::is_regular_file(link)}, real_root.string()});
+        found.push_back({{root.string(), language, nullptr, fs::is_regular_file(link)}, real_root.string()});
       }
       continue;
     }
@@ -249,7 +249,7 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       if (language != Language::Unknown && kind == fs::file_type::regular && !excluded(path, false)) {
         // No link was followed to get here, so the real path is the root's plus the relative part.
         fs::path relative = path.lexically_relative(root);
-        found.push_back({{path.lexically_normal().string(), language, std::nullopt, true},
+        found.push_back({{path.lexically_normal().string(), language, nullptr, true},
                          (real_root / relative).lexically_normal().string()});
       }
     }
@@ -257,6 +257,7 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
   std::sort(found.begin(), found.end(),
             [](const Found& a, const Found& b) { return path_order(a.file.path, b.file.path); });
   std::set<std::string> seen;
+  result.files.reserve(found.size());  // the list lives for the whole run: no spare capacity
   for (Found& entry : found) {
     if (seen.insert(entry.real).second) result.files.push_back(std::move(entry.file));
   }

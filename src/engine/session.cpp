@@ -74,14 +74,16 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   }
   const std::string* fingerprint = keyed_by_text ? nullptr : factless;
   std::string slot = keyed_by_text ? std::string() : std::move(factless_slot);
-  ReadResult read = file.contents ? ReadResult{file.contents, {}, false} : read_file(file.path, mode == FixMode::Apply);
+  ReadResult read =
+      file.contents ? ReadResult{*file.contents, {}, false} : read_file(file.path, mode == FixMode::Apply);
   if (!read.text) {
     outcome.source = std::make_shared<SourceFile>(display, "", file.language);
     outcome.diagnostics.push_back(file_problem(kIoErrorCode, "Failed to read file: " + read.error));
     return outcome;
   }
   std::string original_bytes = std::move(*read.text);
-  DecodedSource decoded = decode_source(original_bytes);
+  // A report needs only the decoded text: the bytes as read are kept for fixes alone.
+  DecodedSource decoded = decode_source(mode == FixMode::Report ? std::move(original_bytes) : original_bytes);
   if (!decoded.skip_reason.empty()) {
     // Never parsed, never written: offsets into bytes we cannot decode would mean nothing.
     outcome.source = std::make_shared<SourceFile>(display, "", file.language);
@@ -125,23 +127,22 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
     outcome.source = std::move(source);
     return outcome;
   }
-  outcome.original_bytes = original_bytes;
-  outcome.fixed_bytes = encode_source(fixed.text, decoded.bom);
-  outcome.changed = changed;
+  if (changed)
+    outcome.rewrite =
+        std::make_unique<const Rewrite>(std::move(original_bytes), encode_source(fixed.text, decoded.bom));
   outcome.applied = std::move(fixed.applied);
   outcome.diagnostics = std::move(fixed.problems);
   outcome.diagnostics.insert(outcome.diagnostics.end(), fixed.remaining.begin(), fixed.remaining.end());
-  if (mode == FixMode::Apply && outcome.changed && !file.contents) {
+  if (mode == FixMode::Apply && outcome.changed() && !file.contents) {
     std::string error = follow_links ? "" : write_leaves_project(file.path);
-    if (error.empty()) error = write_file_atomically(file.path, outcome.fixed_bytes, original_bytes);
+    if (error.empty()) error = write_file_atomically(file.path, outcome.rewrite->fixed, outcome.rewrite->original);
     if (!error.empty()) {
       // Nothing was written: report against the text on disk.
       outcome.diagnostics = linter.lint(*source);
       withhold_self_imports(outcome.diagnostics, *source);
       outcome.diagnostics.insert(outcome.diagnostics.begin(), file_problem(kIoErrorCode, "Failed to write fixes: " + error));
       outcome.applied.clear();
-      outcome.changed = false;
-      outcome.fixed_bytes = original_bytes;
+      outcome.rewrite.reset();
       outcome.source = std::move(source);
       return outcome;
     }
@@ -173,7 +174,7 @@ void report_missing_libclang_once(std::vector<FileOutcome>& outcomes) {
 // baselines and shards only read the files with findings. Dropping its source as each file is
 // done keeps a run's memory in proportion to its findings, not to the size of the tree.
 void release_unneeded_source(FileOutcome& outcome) {
-  if (!outcome.diagnostics.empty() || outcome.changed || !outcome.applied.empty()) return;
+  if (!outcome.diagnostics.empty() || outcome.changed() || !outcome.applied.empty()) return;
   outcome = FileOutcome();
 }
 

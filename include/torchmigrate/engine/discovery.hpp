@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,8 +23,9 @@ struct DiscoveredFile {
   std::string path;
   Language language = Language::Unknown;
   // The bytes, when they come from elsewhere than `path` (standard input): then `path` only
-  // names the file for settings and reports, and fixes are never written to it.
-  std::optional<std::string> contents = std::nullopt;
+  // names the file for settings and reports, and fixes are never written to it. A pointer keeps
+  // the entry of every walked file small.
+  std::shared_ptr<const std::string> contents = nullptr;
   // A regular file reached under its own name, not through a link (by a directory walk, or
   // named so on the command line): its configuration and project follow from its directory,
   // without another lstat.

@@ -18,15 +18,22 @@ namespace torchmigrate::engine {
 
 enum class FixMode { Report, Apply, Diff };
 
+// A file whose fixes change it: its bytes as read and as --fix writes them (BOM, line endings kept).
+struct Rewrite {
+  std::string original;
+  std::string fixed;
+};
+
+// One per file of a run, so small: what only a changed file has lies behind a pointer.
 struct FileOutcome {
   // The text the diagnostics refer to: without a byte order mark, and the fixed text after --fix.
   // Null once run_session is done with a file that has no diagnostics and nothing to write.
   std::shared_ptr<const SourceFile> source;
   std::vector<Diagnostic> diagnostics;
   std::vector<AppliedFix> applied;  // fixes written (Apply) or that would be written (Diff)
-  std::string original_bytes;       // the file as read, when fixes were computed
-  std::string fixed_bytes;          // the bytes --fix writes (BOM, line endings kept)
-  bool changed = false;
+  std::unique_ptr<const Rewrite> rewrite;  // null unless the fixes change the file (and it was written)
+
+  [[nodiscard]] bool changed() const { return rewrite != nullptr; }
 };
 
 std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<DiscoveredFile>& files, FixMode mode,

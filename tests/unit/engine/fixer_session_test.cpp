@@ -132,9 +132,9 @@ TEST_CASE("--diff computes the fixed bytes and writes nothing") {
   Discovery discovery = discover({tree.root().string()});
   std::vector<FileOutcome> outcomes = run_session(default_linter(), discovery.files, FixMode::Diff, 1);
   REQUIRE(outcomes.size() == 1);
-  CHECK(outcomes[0].changed);
-  CHECK(outcomes[0].original_bytes == "\xEF\xBB\xBF" + crlf(kFixable));
-  CHECK(outcomes[0].fixed_bytes == "\xEF\xBB\xBF" + crlf(kFixed));
+  REQUIRE(outcomes[0].changed());
+  CHECK(outcomes[0].rewrite->original == "\xEF\xBB\xBF" + crlf(kFixable));
+  CHECK(outcomes[0].rewrite->fixed == "\xEF\xBB\xBF" + crlf(kFixed));
   CHECK(contents(file) == "\xEF\xBB\xBF" + crlf(kFixable));
 }
 
@@ -242,7 +242,7 @@ TEST_CASE("a run keeps the source only of files with findings or fixes") {
       if (discovery.files[i].path.ends_with("/clean.py")) {
         CHECK(outcome.diagnostics.empty());
         CHECK(outcome.source == nullptr);
-        CHECK(outcome.original_bytes.empty());
+        CHECK(outcome.rewrite == nullptr);
       } else {
         CHECK(outcome.source->path() == discovery.files[i].path);
         CHECK(outcome.source->text() == (mode == FixMode::Report ? kFixable : kFixed));
