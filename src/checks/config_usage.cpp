@@ -206,8 +206,9 @@ std::optional<std::string> ConfigUsageFinder::spelling_of(std::string_view quali
   // Prefer the longest imported prefix of `qualified` that is visible at `at`.
   std::optional<std::string> best;
   size_t best_length = 0;
-  for (const python::Scope& scope : model_.scopes()) {
-    for (const auto& [name, bindings] : scope.bindings) {
+  // Only the scopes around `at` hold bindings visible there.
+  for (const python::Scope* scope : model_.enclosing_scopes(at.start())) {
+    for (const auto& [name, bindings] : scope->bindings) {
       for (const python::Binding& binding : bindings) {
         const std::string& target = binding.qualified_name;
         if (binding.kind == python::BindingKind::Local || target.empty() || target.size() <= best_length) continue;

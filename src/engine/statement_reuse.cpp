@@ -66,7 +66,7 @@ bool binds_directly(python::Node statement, const python::Binding& binding) {
 ModuleNames module_names(const python::SemanticModel& model, const std::vector<python::Node>& statements,
                          const std::vector<TextRange>& ranges) {
   ModuleNames names;
-  for (const auto& [name, bindings] : model.scopes().front().bindings) {
+  for (const auto& [name, bindings] : model.module_scope().bindings) {
     std::string& out = names[name];
     for (const python::Binding& binding : bindings) {
       size_t index = statement_index(ranges, binding.node.start());

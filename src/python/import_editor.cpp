@@ -96,8 +96,9 @@ std::optional<std::string> ImportEditor::visible_import(const std::string& quali
   // The earliest such import, so the answer does not depend on hash-map order.
   const Binding* best = nullptr;
   std::optional<std::string> best_name;
-  for (const Scope& scope : model_.scopes()) {
-    for (const auto& [name, bindings] : scope.bindings) {
+  // Only the scopes around `at` hold bindings visible there.
+  for (const Scope* scope : model_.enclosing_scopes(at.start())) {
+    for (const auto& [name, bindings] : scope->bindings) {
       for (const Binding& binding : bindings) {
         if (binding.kind != BindingKind::Import || binding.qualified_name != qualified ||
             model_.lookup(name, at) != &binding) {
@@ -113,7 +114,7 @@ std::optional<std::string> ImportEditor::visible_import(const std::string& quali
 }
 
 bool ImportEditor::bound_in_scope(std::string_view name, uint32_t offset, const std::string& except_import) const {
-  const Scope& scope = model_.scopes()[model_.scope_at(offset)];
+  const Scope& scope = model_.scope(model_.scope_at(offset));
   auto it = scope.bindings.find(std::string(name));
   if (it == scope.bindings.end()) return false;
   for (const Binding& binding : it->second) {
@@ -123,7 +124,7 @@ bool ImportEditor::bound_in_scope(std::string_view name, uint32_t offset, const 
 }
 
 Node ImportEditor::from_statement_of(std::string_view module) const {
-  for (Node statement : model_.import_statements()) {
+  for (Node statement : model_.module_imports()) {
     if (statement.kind() != "import_from_statement" || !statement.parent() || statement.parent().kind() != "module" ||
         has_wildcard(statement)) {
       continue;
@@ -149,7 +150,7 @@ ImportChange ImportEditor::import_name(std::string_view module, std::string_view
 ImportChange ImportEditor::rename_name(Node item, std::string_view new_name, const std::vector<Node>& uses) const {
   Node statement = item.parent();
   Node bound = bound_name(item);
-  const Scope& scope = model_.scopes()[model_.scope_at(item.start())];
+  const Scope& scope = model_.scope(model_.scope_at(item.start()));
   // `except ImportError: old = None` rebinds the name: renaming only the import would leave the
   // other branch and every later use pointing at different things.
   if (auto it = scope.bindings.find(std::string(bound.text())); it != scope.bindings.end() && it->second.size() > 1) {

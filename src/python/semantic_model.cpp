@@ -88,20 +88,35 @@ SemanticModel::SemanticModel(Node root, Focus focus) : focus_(std::move(focus)) 
   collect(root, module);
 }
 
-int SemanticModel::new_scope(ScopeKind kind, TextRange range, int parent) {
+int SemanticModel::new_scope(ScopeKind kind, TextRange range, int parent, Node body) const {
   Scope scope;
   scope.kind = kind;
   scope.range = range;
   scope.parent = parent;
+  if (body && may_read(body)) scope.unread_body = body;
   scopes_.push_back(std::move(scope));
   return static_cast<int>(scopes_.size()) - 1;
 }
 
-void SemanticModel::bind(int scope, std::string_view name, Binding binding) {
+void SemanticModel::read_body(int scope) const {
+  Node body = scopes_[scope].unread_body;
+  if (!body) return;
+  // Cleared first: reading resolves assignments, which asks for the scope being read.
+  scopes_[scope].unread_body = {};
+  ++bodies_read_;
+  ScopeKind kind = scopes_[scope].kind;
+  if (kind == ScopeKind::Function || kind == ScopeKind::Lambda) {
+    // The parameters too: most functions of a large file are never asked about.
+    if (Node parameters = body.parent().field("parameters")) bind_parameters(parameters, scope);
+  }
+  collect(body, scope);
+}
+
+void SemanticModel::bind(int scope, std::string_view name, Binding binding) const {
   scopes_[scope].bindings[std::string(name)].push_back(std::move(binding));
 }
 
-void SemanticModel::collect(Node node, int scope) {
+void SemanticModel::collect(Node node, int scope) const {
   std::string_view kind = node.kind();
   if (kind == "import_statement" || kind == "import_from_statement") {
     bind_import(node, scope);
@@ -119,9 +134,7 @@ void SemanticModel::collect(Node node, int scope) {
   if (kind == "class_definition") {
     bind(scope, node.field("name").text(), {BindingKind::Local, {}, node.start(), node});
     if (Node bases = node.field("superclasses")) collect(bases, scope);
-    if (Node body = node.field("body"); body && read_body(body)) {
-      collect(body, new_scope(ScopeKind::Class, body.range(), scope));
-    }
+    if (Node body = node.field("body")) new_scope(ScopeKind::Class, body.range(), scope, body);
     return;
   }
   if (is_comprehension(kind)) {
@@ -172,17 +185,16 @@ void SemanticModel::collect(Node node, int scope) {
   for_each_named_child(node, [&](Node child) { collect(child, scope); });
 }
 
-void SemanticModel::collect_function(Node node, int scope, ScopeKind kind) {
+void SemanticModel::collect_function(Node node, int scope, ScopeKind kind) const {
   // Defaults and annotations run in the enclosing scope; the body in its own.
   Node parameters = node.field("parameters");
   if (parameters) collect(parameters, scope);
   Node body = node.field("body");
-  int inner = new_scope(kind, body ? body.range() : node.range(), scope);
-  if (parameters) bind_parameters(parameters, inner);
-  if (body && read_body(body)) collect(body, inner);
+  int inner = new_scope(kind, body ? body.range() : node.range(), scope, body);
+  if (!body && parameters) bind_parameters(parameters, inner);
 }
 
-void SemanticModel::bind_parameters(Node parameters, int scope) {
+void SemanticModel::bind_parameters(Node parameters, int scope) const {
   for (uint32_t i = 0; i < parameters.named_child_count(); ++i) {
     Node parameter = parameters.named_child(i);
     std::string_view kind = parameter.kind();
@@ -206,7 +218,7 @@ void SemanticModel::bind_parameters(Node parameters, int scope) {
   }
 }
 
-void SemanticModel::bind_target(Node target, int scope, Node statement, uint32_t position) {
+void SemanticModel::bind_target(Node target, int scope, Node statement, uint32_t position) const {
   if (!target) return;
   std::string_view kind = target.kind();
   if (kind == "identifier") {
@@ -219,8 +231,8 @@ void SemanticModel::bind_target(Node target, int scope, Node statement, uint32_t
   }
 }
 
-void SemanticModel::bind_import(Node statement, int scope) {
-  imports_.push_back(statement);
+void SemanticModel::bind_import(Node statement, int scope) const {
+  if (scope == 0) module_imports_.push_back(statement);
   uint32_t position = statement.end();
   if (statement.kind() == "import_statement") {
     for (uint32_t i = 0; i < statement.named_child_count(); ++i) {
@@ -252,7 +264,8 @@ void SemanticModel::bind_import(Node statement, int scope) {
   }
 }
 
-int SemanticModel::scope_at(uint32_t offset) const {
+int SemanticModel::innermost_scope(uint32_t offset) const {
+  // Ties go to the later scope: an inner scope is made after the one around it.
   int best = 0;
   for (size_t i = 1; i < scopes_.size(); ++i) {
     const TextRange& range = scopes_[i].range;
@@ -261,6 +274,28 @@ int SemanticModel::scope_at(uint32_t offset) const {
     }
   }
   return best;
+}
+
+int SemanticModel::scope_at(uint32_t offset) const {
+  // Reading a body may make scopes nested in it that hold `offset` too.
+  for (;;) {
+    int best = innermost_scope(offset);
+    if (!scopes_[best].unread_body) return best;
+    read_body(best);
+  }
+}
+
+std::vector<const Scope*> SemanticModel::enclosing_scopes(uint32_t offset) const {
+  std::vector<const Scope*> chain;
+  for (int index = scope_at(offset); index >= 0; index = scopes_[index].parent) chain.push_back(&scopes_[index]);
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+const std::deque<Scope>& SemanticModel::all_scopes() const {
+  // Indexed: reading a body appends the scopes nested in it, which the loop then reads.
+  for (size_t i = 0; i < scopes_.size(); ++i) read_body(static_cast<int>(i));
+  return scopes_;
 }
 
 const Binding* SemanticModel::binding_created_by(std::string_view name, Node statement) const {

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Scopes, bindings and qualified-name resolution for one Python module: answers
 // "what does this name, attribute chain or call refer to?" through the file's imports.
+// The module's own statements are read at once; a function or class body is read the first
+// time a question is asked about a position inside it, so a large file whose checks ask about
+// a few lines pays for those lines' scopes only.
 #pragma once
 
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,14 +41,18 @@ struct Scope {
   TextRange range;
   int parent = -1;
   std::unordered_map<std::string, std::vector<Binding>> bindings;  // by name, in source order
+  Node unread_body;  // the body whose bindings are not gathered yet; null once read
 };
 
+// Not thread-safe: a question may read a body. Scopes never move once made, so a `Scope&` or a
+// `Binding*` it handed out stays valid while later questions read more bodies.
 class SemanticModel {
  public:
   explicit SemanticModel(Node root);
   // A model that answers only for nodes inside `focus` (an editor's changed statements): the
-  // bodies of functions and classes outside it are not read. Module-level bindings are all
-  // there, so every answer about a node inside `focus` is the whole model's.
+  // bodies of functions and classes outside it are never read, not even by `all_scopes`.
+  // Module-level bindings are all there, so every answer about a node inside `focus` is the
+  // whole model's.
   SemanticModel(Node root, Focus focus);
 
   // Qualified name of an identifier, attribute chain (`te.export_for_inference`) or of a
@@ -63,29 +71,43 @@ class SemanticModel {
   // contribute both arms. Never empty.
   [[nodiscard]] std::vector<std::optional<std::string>> resolve_all(Node expression) const;
   [[nodiscard]] std::vector<std::optional<std::string>> resolve_call_all(Node call) const;
+  // The innermost scope holding `offset` (its body read).
   [[nodiscard]] int scope_at(uint32_t offset) const;
+  [[nodiscard]] const Scope& scope(int index) const { return scopes_[index]; }
+  [[nodiscard]] const Scope& module_scope() const { return scopes_.front(); }
+  // The scopes whose names code at `offset` can see, outermost (the module) first; a class
+  // scope is listed, though only code directly in its body sees it.
+  [[nodiscard]] std::vector<const Scope*> enclosing_scopes(uint32_t offset) const;
+  // Every scope of the file, each body read first (within the focus, when there is one).
+  [[nodiscard]] const std::deque<Scope>& all_scopes() const;
   // The binding of `name` that `statement` itself created (an import, def or assignment).
   [[nodiscard]] const Binding* binding_created_by(std::string_view name, Node statement) const;
-  [[nodiscard]] const std::vector<Scope>& scopes() const { return scopes_; }
-  // Every import statement, so rules can rewrite `from x import old` in place.
-  [[nodiscard]] const std::vector<Node>& import_statements() const { return imports_; }
+  // The import statements of the module scope (not of function or class bodies), so rules can
+  // rewrite `from x import old` in place.
+  [[nodiscard]] const std::vector<Node>& module_imports() const { return module_imports_; }
+  // How many bodies have been read: what a question cost.
+  [[nodiscard]] size_t bodies_read() const { return bodies_read_; }
 
  private:
-  void collect(Node node, int scope);
-  [[nodiscard]] bool read_body(Node body) const { return !focus_ || focus_->overlaps(body.start(), body.end()); }
-  void collect_function(Node node, int scope, ScopeKind kind);
-  void bind_target(Node target, int scope, Node statement, uint32_t position);
-  void bind_parameters(Node parameters, int scope);
-  void bind(int scope, std::string_view name, Binding binding);
-  void bind_import(Node statement, int scope);
-  int new_scope(ScopeKind kind, TextRange range, int parent);
+  void collect(Node node, int scope) const;
+  [[nodiscard]] bool may_read(Node body) const { return !focus_ || focus_->overlaps(body.start(), body.end()); }
+  void read_body(int scope) const;
+  void collect_function(Node node, int scope, ScopeKind kind) const;
+  void bind_target(Node target, int scope, Node statement, uint32_t position) const;
+  void bind_parameters(Node parameters, int scope) const;
+  void bind(int scope, std::string_view name, Binding binding) const;
+  void bind_import(Node statement, int scope) const;
+  int new_scope(ScopeKind kind, TextRange range, int parent, Node body = {}) const;
+  [[nodiscard]] int innermost_scope(uint32_t offset) const;
   [[nodiscard]] const Binding* lookup_in(const Scope& scope, std::string_view name, uint32_t position,
                                          bool deferred) const;
   [[nodiscard]] std::vector<const Binding*> reaching_in(const Scope& scope, std::string_view name, Node at,
                                                         bool deferred) const;
 
-  std::vector<Scope> scopes_;
-  std::vector<Node> imports_;
+  // Mutable: questions read bodies. A deque, so scopes stay where they are as more are made.
+  mutable std::deque<Scope> scopes_;
+  mutable std::vector<Node> module_imports_;
+  mutable size_t bodies_read_ = 0;
   std::optional<Focus> focus_;
 };
 

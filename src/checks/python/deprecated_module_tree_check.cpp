@@ -203,7 +203,7 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
   [[nodiscard]] std::set<std::string, std::less<>> names_imported_from_moved(PythonCheckContext& context) const {
     std::set<std::string, std::less<>> names;
     if (context.file().text().find(last_component(move_->from)) == std::string_view::npos) return names;
-    for (const python::Scope& scope : context.model().scopes()) {
+    for (const python::Scope& scope : context.model().all_scopes()) {
       for (const auto& [name, bindings] : scope.bindings) {
         bool moved = std::any_of(bindings.begin(), bindings.end(), [&](const python::Binding& binding) {
           return binding.kind == python::BindingKind::Import && binding.qualified_name == move_->from;

@@ -150,3 +150,50 @@ TEST_CASE("functions see every binding that may be in effect when the module fin
   CHECK(resolve_last_call_all("import torch\nf = torch.a\ndef h(f):\n    f(m)\n") == Names{kOther});
   CHECK(resolve_last_call_all("g(m)\n") == Names{kOther});
 }
+
+TEST_CASE("a body is read only when a question is asked inside it") {
+  const std::string source =
+      "import torch\n"
+      "def first(a):\n    x = torch.compile\n    return x(a)\n"
+      "class Model:\n    def second(self):\n        import torch.onnx as onnx\n        return onnx.export(self)\n"
+      "def third():\n    return torch.nn.Module()\n";
+  SyntaxTree tree = SyntaxTree::parse(source);
+  SemanticModel model(tree.root());
+  CHECK(model.bodies_read() == 0);
+  CHECK(model.module_scope().bindings.count("first") == 1);
+  CHECK(model.module_scope().bindings.count("Model") == 1);
+
+  Node call = last_call(tree.root());  // torch.nn.Module(), in `third`
+  CHECK(model.resolve_call(call) == "torch.nn.Module");
+  CHECK(model.bodies_read() == 1);
+
+  // A binding handed out stays valid while later questions read more bodies.
+  const Binding* torch_import = model.lookup("torch", call);
+  REQUIRE(torch_import != nullptr);
+  size_t onnx_call = source.find("onnx.export(");
+  CHECK(model.scope(model.scope_at(static_cast<uint32_t>(onnx_call))).bindings.count("onnx") == 1);
+  CHECK(model.bodies_read() == 3);  // the class body, then the method's
+  CHECK(torch_import->qualified_name == "torch");
+
+  // Only module-level imports are listed; all_scopes reads the remaining body.
+  CHECK(model.module_imports().size() == 1);
+  CHECK(model.all_scopes().size() == 5);
+  CHECK(model.bodies_read() == 4);
+  CHECK(model.scope(model.scope_at(static_cast<uint32_t>(source.find("x(a)")))).bindings.count("a") == 1);
+}
+
+TEST_CASE("a body read later sees every module binding, as the function runs after the module") {
+  // The import follows the function: when `f` runs, `torch` is bound, so `g` is torch.compile.
+  CHECK(resolve_last_call("def f():\n    g = torch.compile\n    return g(m)\nimport torch\n") == "torch.compile");
+  CHECK_FALSE(resolve_last_call("def f():\n    g = torch.compile\n    return g(m)\n"));
+}
+
+TEST_CASE("a focused model never reads a body outside its focus") {
+  const std::string source = "import torch\ndef a():\n    torch.x()\ndef b():\n    torch.y()\n";
+  SyntaxTree tree = SyntaxTree::parse(source);
+  uint32_t b_start = static_cast<uint32_t>(source.find("def b"));
+  SemanticModel model(tree.root(), Focus({{b_start, static_cast<uint32_t>(source.size())}}));
+  CHECK(model.all_scopes().size() == 3);
+  CHECK(model.bodies_read() == 1);
+  CHECK(model.resolve_call(last_call(tree.root())) == "torch.y");
+}
