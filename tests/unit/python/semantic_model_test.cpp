@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "torchmigrate/python/semantic_model.hpp"
@@ -151,12 +152,15 @@ TEST_CASE("functions see every binding that may be in effect when the module fin
   CHECK(resolve_last_call_all("g(m)\n") == Names{kOther});
 }
 
+// Two functions and a class with a method: four bodies, five scopes.
+constexpr std::string_view kFourBodies =
+    "import torch\n"
+    "def first(a):\n    x = torch.compile\n    return x(a)\n"
+    "class Model:\n    def second(self):\n        import torch.onnx as onnx\n        return onnx.export(self)\n"
+    "def third():\n    return torch.nn.Module()\n";
+
 TEST_CASE("a body is read only when a question is asked inside it") {
-  const std::string source =
-      "import torch\n"
-      "def first(a):\n    x = torch.compile\n    return x(a)\n"
-      "class Model:\n    def second(self):\n        import torch.onnx as onnx\n        return onnx.export(self)\n"
-      "def third():\n    return torch.nn.Module()\n";
+  std::string_view source = kFourBodies;
   SyntaxTree tree = SyntaxTree::parse(source);
   SemanticModel model(tree.root());
   CHECK(model.bodies_read() == 0);
