@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Stable hashes, the same on every platform and build (unlike std::hash): git's SHA-1 blob id
-// and SHA-256 through OpenSSL for what is kept or compared outside torchmigrate (baselines,
+// and SHA-256 (libmd) for what is kept or compared outside torchmigrate (baselines,
 // report fingerprints), xxHash's XXH3 for the result cache's keys.
 #pragma once
 
