@@ -370,9 +370,14 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
     cache = engine::open_result_cache(options.cache_dir, first_config, std::cerr);
   }
   ProgressLine progress_line(std::cerr, discovery.files.size(), !options.quiet && !options.silent);
+  // Baselines fingerprint a finding by its enclosing def or class, --add-noqa edits the file and a
+  // shard carries whole texts: only a plain report can do with the lines it shows.
+  const bool whole_texts = mode != engine::FixMode::Report || options.add_noqa || !options.baseline.empty() ||
+                           !options.write_baseline.empty() || shard_run;
   std::vector<engine::FileOutcome> outcomes = engine::run_session(
       linters, discovery.files, mode, jobs, cache ? &*cache : nullptr, options.follow_links,
-      [&](const engine::FileOutcome& outcome) { progress_line.file_done(outcome.diagnostics.size()); });
+      [&](const engine::FileOutcome& outcome) { progress_line.file_done(outcome.diagnostics.size()); },
+      whole_texts ? engine::TextKept::Whole : engine::TextKept::ShownLines);
   progress_line.finish();
   // One write for the whole run, before any early return below.
   if (cache) cache->save();

@@ -145,6 +145,7 @@ void write_shard_json(const output::Report& report, const ShardRun& run, std::os
   };
   size_t report_settings = settings_of(*report.settings);
   for (const output::FileFindings& file : report.files) {
+    if (file.file->is_excerpt()) throw std::logic_error("a shard needs the whole text of " + file.file->path());
     for (const Diagnostic& diagnostic : file.diagnostics) findings.push_back(output::finding_json(report, file, diagnostic));
     json diagnostics = json::array();
     for (const Diagnostic& diagnostic : file.diagnostics) diagnostics.push_back(diagnostic_record(diagnostic));

@@ -52,6 +52,56 @@ LineColumn LineIndex::location(uint32_t offset, std::string_view text) const {
 SourceFile::SourceFile(std::string path, std::string text, Language language)
     : path_(std::move(path)), text_(std::move(text)), language_(language), lines_(text_) {}
 
+SourceFile SourceFile::excerpt(const SourceFile& file, const std::vector<TextRange>& spans, ExcerptOffsets& offsets) {
+  const LineIndex& lines = file.lines_;
+  std::vector<std::pair<uint32_t, uint32_t>> kept;  // [first, last] original lines, merged
+  for (const TextRange& span : spans) {
+    uint32_t end = std::min<uint32_t>(std::max(span.start, span.end), static_cast<uint32_t>(file.text_.size()));
+    kept.emplace_back(lines.line_of(std::min(span.start, end)), lines.line_of(end));
+  }
+  std::sort(kept.begin(), kept.end());
+  std::string text;
+  std::vector<Run> runs;
+  offsets.spans_.clear();
+  uint32_t excerpt_lines = 0;
+  for (size_t i = 0; i < kept.size();) {
+    auto [first, last] = kept[i];
+    for (++i; i < kept.size() && kept[i].first <= last + 1; ++i) last = std::max(last, kept[i].second);
+    uint32_t start = lines.line_start(first);
+    uint32_t end =
+        last + 1 < lines.line_count() ? lines.line_start(last + 1) : static_cast<uint32_t>(file.text_.size());
+    // A kept line ending in a lone `\r`, followed by one that is only `\n`, would read as one
+    // `\r\n` line: the `\r` becomes `\r\n`, which ends its line as before.
+    if (!text.empty() && text.back() == '\r' && start < end && file.text_[start] == '\n') text.push_back('\n');
+    offsets.spans_.push_back({start, end, static_cast<uint32_t>(text.size())});
+    runs.push_back({excerpt_lines, first});
+    text.append(file.text_, start, end - start);
+    excerpt_lines += last - first + 1;
+  }
+  SourceFile excerpt(file.path_, std::move(text), file.language_);
+  // Never empty, so is_excerpt() holds even for a file without a kept line.
+  excerpt.runs_ = runs.empty() ? std::vector<Run>{{0, 0}} : std::move(runs);
+  return excerpt;
+}
+
+LineColumn SourceFile::location(uint32_t offset) const {
+  LineColumn at = lines_.location(offset, text_);
+  if (runs_.empty()) return at;
+  uint32_t line = at.line - 1;
+  auto run = std::prev(std::upper_bound(runs_.begin(), runs_.end(), line, [](uint32_t value, const Run& candidate) {
+    return value < candidate.excerpt_line;
+  }));
+  return {run->original_line + (line - run->excerpt_line) + 1, at.column};
+}
+
+uint32_t ExcerptOffsets::operator()(uint32_t original) const {
+  auto span = std::upper_bound(spans_.begin(), spans_.end(), original,
+                               [](uint32_t value, const Span& candidate) { return value < candidate.original_start; });
+  if (span == spans_.begin()) return 0;
+  --span;
+  return span->excerpt_start + std::min(original, span->original_end) - span->original_start;
+}
+
 std::string_view SourceFile::line_ending() const {
   size_t end = text_.find_first_of("\r\n");
   if (end == std::string::npos || text_[end] == '\n') return "\n";

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "torchmigrate/buildfiles/file_kind.hpp"
 #include "torchmigrate/engine/catalog.hpp"
@@ -57,6 +58,7 @@ std::optional<Edit> line_suppression(const SourceFile& file, const python::Synta
 }
 
 NoqaResult add_noqa(const SourceFile& file, const std::vector<Diagnostic>& diagnostics) {
+  if (file.is_excerpt()) throw std::logic_error("--add-noqa needs the whole text of " + file.path());
   NoqaResult result;
   result.text = file.text();
   std::map<uint32_t, std::set<std::string>> codes_by_line;

@@ -5,6 +5,7 @@
 #include "torchmigrate/engine/content_hash.hpp"
 
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include <algorithm>
 #include <fstream>
@@ -35,6 +36,7 @@ size_t indentation(std::string_view line) { return line.find_first_not_of(" \t")
 // `Class.method` around `offset`, from indentation: cheap, language-agnostic enough for Python,
 // and stable when lines move.
 std::string enclosing_scope(const SourceFile& file, uint32_t offset) {
+  if (file.is_excerpt()) throw std::logic_error("a baseline needs the whole text of " + file.path());
   if (file.language() != Language::Python) return {};
   uint32_t line = file.lines().line_of(offset);
   std::string_view here = file.slice(file.lines().line_range(line, file.text()));

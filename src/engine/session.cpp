@@ -15,6 +15,7 @@
 #include "torchmigrate/engine/notebook_check.hpp"
 #include "torchmigrate/engine/parallel.hpp"
 #include "torchmigrate/engine/result_cache.hpp"
+#include "torchmigrate/engine/shown_lines.hpp"
 
 namespace torchmigrate::engine {
 namespace {
@@ -171,11 +172,19 @@ void report_missing_libclang_once(std::vector<FileOutcome>& outcomes) {
 }
 
 // A file with nothing to report and nothing to write needs nothing after the run: outputs,
-// baselines and shards only read the files with findings. Dropping its source as each file is
-// done keeps a run's memory in proportion to its findings, not to the size of the tree.
-void release_unneeded_source(FileOutcome& outcome) {
-  if (!outcome.diagnostics.empty() || outcome.changed() || !outcome.applied.empty()) return;
-  outcome = FileOutcome();
+// baselines and shards only read the files with findings, and a report only the lines it
+// shows. Dropping the rest as each file is done keeps a run's memory in proportion to its
+// findings, not to the size of the tree.
+void release_unneeded_source(FileOutcome& outcome, TextKept kept) {
+  if (outcome.diagnostics.empty() && !outcome.changed() && outcome.applied.empty()) {
+    outcome = FileOutcome();
+    return;
+  }
+  // A notebook's positions are read from its whole JSON (output/notebook_positions.hpp).
+  if (kept == TextKept::ShownLines && outcome.source && !outcome.changed() &&
+      outcome.source->language() != Language::Notebook) {
+    outcome.source = keep_shown_lines(*outcome.source, outcome.diagnostics);
+  }
 }
 
 }  // namespace
@@ -191,7 +200,8 @@ std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<Dis
 
 std::vector<FileOutcome> run_session(const std::vector<const Linter*>& linters,
                                      const std::vector<DiscoveredFile>& files, FixMode mode, unsigned jobs,
-                                     const ResultCache* cache, bool follow_links, const OnFileDone& on_file) {
+                                     const ResultCache* cache, bool follow_links, const OnFileDone& on_file,
+                                     TextKept kept) {
   std::vector<FileOutcome> outcomes(files.size());
   Fingerprints fingerprints;
   parallel_for(files.size(), jobs, [&](size_t i) {
@@ -207,7 +217,7 @@ std::vector<FileOutcome> run_session(const std::vector<const Linter*>& linters,
       outcomes[i] = std::move(failed);
     }
     if (on_file) on_file(outcomes[i]);
-    release_unneeded_source(outcomes[i]);
+    release_unneeded_source(outcomes[i], kept);
   });
   report_missing_libclang_once(outcomes);
   return outcomes;

@@ -21,9 +21,9 @@ uint32_t code_points(std::string_view text) {
 
 void write_snippet(const Report& report, const SourceFile& file, const Diagnostic& diagnostic, std::ostream& out) {
   const LineIndex& lines = file.lines();
-  uint32_t line = lines.line_of(diagnostic.range.start);
-  TextRange line_range = lines.line_range(line, file.text());
-  std::string number = std::to_string(line + 1);
+  TextRange line_range = lines.line_range(lines.line_of(diagnostic.range.start), file.text());
+  // The file's line number: an excerpt's own line index counts only the lines it kept.
+  std::string number = std::to_string(file.location(diagnostic.range.start).line);
   std::string gutter(number.size(), ' ');
   std::string_view text = file.slice(line_range);
   uint32_t start = diagnostic.range.start - line_range.start;

@@ -38,6 +38,12 @@ struct FileOutcome {
 
 std::vector<FileOutcome> run_session(const Linter& linter, const std::vector<DiscoveredFile>& files, FixMode mode,
                                      unsigned jobs);
+// What a file with findings keeps of its text once its result is produced.
+enum class TextKept {
+  Whole,      // baselines, --add-noqa and shards read any line; fixes rewrite the file
+  ShownLines  // a report shows only the lines its findings and fixes reach (engine/shown_lines.hpp)
+};
+
 // With a cache, a report run reuses the findings of files whose content and settings are unchanged.
 // Fixes are not written through a symbolic link that leads out of the project unless `follow_links`.
 // `on_file` (for a progress display) is called from the worker threads as each file is done.
@@ -49,7 +55,7 @@ using OnFileDone = std::function<void(const FileOutcome&)>;
 std::vector<FileOutcome> run_session(const std::vector<const Linter*>& linters,
                                      const std::vector<DiscoveredFile>& files, FixMode mode, unsigned jobs,
                                      const ResultCache* cache = nullptr, bool follow_links = false,
-                                     const OnFileDone& on_file = {});
+                                     const OnFileDone& on_file = {}, TextKept kept = TextKept::Whole);
 
 // True for the diagnostics that say a file could not be read, checked, fixed or written.
 bool is_file_problem(const Diagnostic& diagnostic);
