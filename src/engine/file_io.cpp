@@ -67,6 +67,25 @@ bool write_all(int fd, std::string_view data) {
 
 }  // namespace
 
+namespace {
+
+int64_t nanoseconds(const struct timespec& time) {
+  return static_cast<int64_t>(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
+}
+
+}  // namespace
+
+FileStamp stamp_of(const struct stat& info) {
+  return {static_cast<uint64_t>(info.st_dev), static_cast<uint64_t>(info.st_ino), static_cast<uint64_t>(info.st_size),
+          nanoseconds(info.st_mtim), nanoseconds(info.st_ctim)};
+}
+
+std::optional<FileStamp> stamp_file(const fs::path& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return std::nullopt;
+  return stamp_of(info);
+}
+
 ReadResult read_file(const fs::path& path, bool for_writing) {
   // O_NONBLOCK so that a FIFO given on the command line cannot hang the run.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -102,7 +121,7 @@ ReadResult read_file(const fs::path& path, bool for_writing) {
   }
   ::close(fd);
   bytes.resize(filled);
-  return {std::move(bytes), {}, for_writing && no_write_permission(path.c_str(), info)};
+  return {std::move(bytes), {}, for_writing && no_write_permission(path.c_str(), info), stamp_of(info)};
 }
 
 std::vector<std::string> regular_files_named(const fs::path& directory,

@@ -64,8 +64,11 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   // when no rule firing on that text reads a fact.
   const std::string* factless = cached_run ? &fingerprints.of(linter, {}) : nullptr;
   std::string factless_slot = factless ? ResultCache::slot(display, linter.settings(), *factless) : std::string();
-  const std::optional<ResultCache::FileStamp> stamp =
-      cached_run && !file.contents ? ResultCache::stamp(file.path) : std::nullopt;
+  // Stamped before reading only when an entry could spare the read; otherwise the stamp comes
+  // from the opened file (a stat of the path per file was most of what writing a cache cost).
+  std::optional<ResultCache::FileStamp> stamp =
+      cached_run && !file.contents && factless && cache->has_stamp(factless_slot) ? ResultCache::stamp(file.path)
+                                                                                  : std::nullopt;
   // Unchanged since a run that found nothing in it: not even read. A file keyed by its text has
   // an entry under the factless key only if its text read no fact, and while its stamp holds,
   // its text has not changed, so neither has that (most build files: a YAML file without pins).
@@ -77,6 +80,7 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   std::string slot = keyed_by_text ? std::string() : std::move(factless_slot);
   ReadResult read =
       file.contents ? ReadResult{*file.contents, {}, false} : read_file(file.path, mode == FixMode::Apply);
+  if (cached_run && !file.contents && !stamp) stamp = read.stamp;
   if (!read.text) {
     outcome.source = std::make_shared<SourceFile>(display, "", file.language);
     outcome.diagnostics.push_back(file_problem(kIoErrorCode, "Failed to read file: " + read.error));

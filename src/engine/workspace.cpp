@@ -31,6 +31,7 @@ void Workspace::set_compile_database_dir(std::string directory) {
   std::lock_guard lock(mutex_);
   compile_database_dir_ = std::move(directory);
   linters_.clear();
+  directory_contexts_.clear();
 }
 
 const ResolvedConfig& Workspace::config_for(const fs::path& path) {
@@ -49,6 +50,11 @@ const ResolvedConfig& Workspace::config_of_existing(const fs::path& path, bool d
 
 FileContext Workspace::context_for(const fs::path& path, bool plain) {
   std::lock_guard lock(mutex_);
+  // A plain file's configuration and project are its directory's.
+  std::string directory = plain ? path.parent_path().native() : std::string();
+  if (plain) {
+    if (auto it = directory_contexts_.find(directory); it != directory_contexts_.end()) return it->second;
+  }
   FileContext context;
   // One lstat (or none) serves both look-ups; only a regular file may take its directory's
   // configuration.
@@ -72,6 +78,7 @@ FileContext Workspace::context_for(const fs::path& path, bool plain) {
     it = linters_.emplace(key, std::make_unique<Linter>(catalog_, registry_, std::move(settings))).first;
   }
   context.linter = it->second.get();
+  if (plain && context.config->per_file_ignores.empty()) directory_contexts_.emplace(std::move(directory), context);
   return context;
 }
 

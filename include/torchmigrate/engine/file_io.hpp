@@ -4,6 +4,7 @@
 // changed since it was read.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -11,12 +12,34 @@
 #include <string_view>
 #include <vector>
 
+struct stat;
+
 namespace torchmigrate::engine {
+
+// A file as the file system describes it, taken before its text is read: the result cache
+// records it (when the file was last written well before the run), and a later run serves an
+// unchanged file without reading it, as git's index does. Any write changes the change time,
+// even one that restores the modification time.
+struct FileStamp {
+  uint64_t device = 0;
+  uint64_t inode = 0;
+  uint64_t size = 0;
+  int64_t mtime_ns = 0;
+  int64_t ctime_ns = 0;
+  bool operator==(const FileStamp&) const = default;
+};
+
+// nullopt when the file cannot be stat'ed.
+std::optional<FileStamp> stamp_file(const std::filesystem::path& path);
+FileStamp stamp_of(const struct ::stat& info);
 
 struct ReadResult {
   std::optional<std::string> text;  // the raw bytes
   std::string error;                // set when text is empty
   bool read_only = false;           // no write permission: fixes are never written (and no chmod)
+  // The opened file's stamp, taken before its bytes were read: the stamp a cache needs, without
+  // a stat of the path of its own.
+  std::optional<FileStamp> stamp = std::nullopt;
 };
 
 // `for_writing` also asks whether the file may be written (read_only; a syscall per file that a

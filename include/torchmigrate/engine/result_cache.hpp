@@ -24,6 +24,7 @@
 
 #include "torchmigrate/core/diagnostic.hpp"
 #include "torchmigrate/engine/config.hpp"
+#include "torchmigrate/engine/file_io.hpp"
 #include "torchmigrate/engine/settings.hpp"
 
 namespace torchmigrate::engine {
@@ -36,20 +37,11 @@ inline constexpr const char* kCacheFileName = "results.bin";
 
 class ResultCache {
  public:
-  // A file as the file system describes it, taken before its text is read: an entry records it
-  // (when the file was last written well before the run), and a later run serves an unchanged
-  // file without reading it, as git's index does. Any write changes the change time, even one
-  // that restores the modification time.
-  struct FileStamp {
-    uint64_t device = 0;
-    uint64_t inode = 0;
-    uint64_t size = 0;
-    int64_t mtime_ns = 0;
-    int64_t ctime_ns = 0;
-    bool operator==(const FileStamp&) const = default;
-  };
+  using FileStamp = engine::FileStamp;  // engine/file_io.hpp
   // nullopt when the file cannot be stat'ed.
-  [[nodiscard]] static std::optional<FileStamp> stamp(const std::filesystem::path& file);
+  [[nodiscard]] static std::optional<FileStamp> stamp(const std::filesystem::path& file) { return stamp_file(file); }
+  // Whether an entry under `slot` records a stamp: only then can stamping the file spare reading it.
+  [[nodiscard]] bool has_stamp(const std::string& slot) const;
 
   // Opens the cache in `directory`, creating it when missing; a directory created here gets a
   // `.gitignore` (`*`) and a `CACHEDIR.TAG`, an existing one is used as it is. With `confine_to`
