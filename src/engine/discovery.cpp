@@ -72,6 +72,30 @@ struct Found {
   std::string real;  // canonical path, so one file reached by two names is checked once
 };
 
+// Joins a normal directory and a relative path of plain components.
+std::string joined(const std::string& directory, std::string_view relative) {
+  if (directory == ".") return std::string(relative);
+  std::string path = directory;
+  if (!path.ends_with('/')) path += '/';
+  return path.append(relative);
+}
+
+// A regular file the walk of `root` (normal) reached without a link. Its path below the root
+// is made of directory entries' names, never `.` or `..`: string joins give the normal path and
+// the real one, with none of std::filesystem's component lists.
+Found walked_file(const fs::path& root, const fs::path& real_root, const fs::path& path, Language language) {
+  std::string_view walked = path.native();
+  const std::string& top = root.native();
+  size_t skip = top.size() + (top.ends_with('/') ? 0 : 1);
+  if (walked.size() > skip && walked.starts_with(top) && (top.ends_with('/') || walked[top.size()] == '/')) {
+    std::string_view relative = walked.substr(skip);
+    return {{joined(top, relative), language, nullptr, true}, joined(real_root.native(), relative)};
+  }
+  fs::path relative = path.lexically_relative(root);
+  return {{path.lexically_normal().string(), language, nullptr, true},
+          (real_root / relative).lexically_normal().string()};
+}
+
 // A link met while walking `root`: its real file is checked when it lies inside the tree.
 void add_link(const fs::path& link, const fs::path& root, const fs::path& real_root,
               const buildfiles::ExtraExtensions& build_extensions, std::vector<Found>& found, Discovery& result) {
@@ -248,9 +272,7 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       Language language = front(path);
       if (language != Language::Unknown && kind == fs::file_type::regular && !excluded(path, false)) {
         // No link was followed to get here, so the real path is the root's plus the relative part.
-        fs::path relative = path.lexically_relative(root);
-        found.push_back({{path.lexically_normal().string(), language, nullptr, true},
-                         (real_root / relative).lexically_normal().string()});
+        found.push_back(walked_file(root, real_root, path, language));
       }
     }
   }

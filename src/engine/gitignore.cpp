@@ -22,6 +22,7 @@ IgnorePatterns read_patterns(const fs::path& file) {
 
 // Absolute, normal and without a trailing separator.
 std::string normal_absolute(const fs::path& path) {
+  if (std::optional<std::string> plain = plain_absolute(path.native())) return std::move(*plain);
   fs::path absolute = absolute_path(path).lexically_normal();
   if (!absolute.has_filename() && absolute.has_relative_path()) absolute = absolute.parent_path();
   return absolute.native();
@@ -91,12 +92,12 @@ bool GitIgnore::is_ignored(const fs::path& path, bool is_directory) {
     // A work tree's top is never ignored by its own rules.
     return directory(absolute).ignored;
   }
-  fs::path file(absolute);
-  const Directory& parent = directory(file.parent_path().native());
+  std::string_view directory_part = parent_of(absolute);
+  std::string_view name = std::string_view(absolute).substr(directory_part.size() + (directory_part.size() > 1));
+  const Directory& parent = directory(std::string(directory_part));
   if (parent.repository == nullptr) return false;
   if (parent.ignored) return true;
-  std::string relative =
-      parent.relative.empty() ? file.filename().string() : parent.relative + '/' + file.filename().string();
+  std::string relative = parent.relative.empty() ? std::string(name) : parent.relative + '/' + std::string(name);
   return matches(parent, relative, false);
 }
 

@@ -47,29 +47,15 @@ const std::string& catalog_hash() {
 
 // A path as it is inside the file's project, so a cache on shared storage serves every checkout
 // of the project wherever it lies; the path as given for a file outside any project.
-// A relative path of plain components (no `.`, `..` or empty one): what a walk yields.
-bool plain_relative(std::string_view path) {
-  if (path.empty() || path.front() == '/') return false;
-  for (size_t start = 0; start <= path.size();) {
-    size_t end = std::min(path.find('/', start), path.size());
-    std::string_view part = path.substr(start, end - start);
-    if (part.empty() || part == "." || part == "..") return false;
-    start = end + 1;
-  }
-  return true;
-}
-
 std::string portable_path(std::string_view path, const Settings& settings) {
   if (!settings.project || path.empty()) return std::string(path);
-  // The walk's paths below a working directory inside the project, without std::filesystem's
-  // component lists (which cost a warm run 5%).
-  static const std::string working_directory = absolute_path(fs::path()).native();
+  // A walk's path below the project root, without std::filesystem's component lists (which
+  // cost a warm run 5%).
   const std::string& root = settings.project->root().native();
-  if (plain_relative(path) && working_directory.starts_with(root)) {
-    if (working_directory.size() == root.size()) return std::string(path);
-    if (working_directory[root.size()] == '/' && root.back() != '/') {
-      return working_directory.substr(root.size() + 1) + '/' + std::string(path);
-    }
+  if (std::optional<std::string> absolute = plain_absolute(path);
+      absolute && absolute->size() > root.size() && absolute->starts_with(root) && (*absolute)[root.size()] == '/' &&
+      root.back() != '/') {
+    return absolute->substr(root.size() + 1);
   }
   std::error_code error;
   fs::path absolute = absolute_path(fs::path(path)).lexically_normal();

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "torchmigrate/engine/working_directory.hpp"
+
 namespace torchmigrate::engine {
 
 namespace fs = std::filesystem;
@@ -42,16 +44,16 @@ const ResolvedConfig& Workspace::config_for(const fs::path& path) {
 // A file's configuration is its directory's: asked once per directory, not once per file.
 const ResolvedConfig& Workspace::config_of_existing(const fs::path& path, bool directory) {
   std::lock_guard lock(mutex_);
-  fs::path key = directory ? path : path.parent_path();
-  auto it = directory_configs_.find(key.native());
-  if (it == directory_configs_.end()) it = directory_configs_.emplace(key.native(), &resolver_.for_path(key)).first;
+  std::string key(directory ? std::string_view(path.native()) : parent_of(path.native()));
+  auto it = directory_configs_.find(key);
+  if (it == directory_configs_.end()) it = directory_configs_.emplace(key, &resolver_.for_path(key)).first;
   return *it->second;
 }
 
 FileContext Workspace::context_for(const fs::path& path, bool plain) {
   std::lock_guard lock(mutex_);
   // A plain file's configuration and project are its directory's.
-  std::string directory = plain ? path.parent_path().native() : std::string();
+  std::string directory = plain ? std::string(parent_of(path.native())) : std::string();
   if (plain) {
     if (auto it = directory_contexts_.find(directory); it != directory_contexts_.end()) return it->second;
   }
@@ -95,7 +97,7 @@ DiscoveryFilter Workspace::filter(bool force_exclude) {
     std::lock_guard lock(mutex_);
     // A file named by a caller (standard input) need not exist: it takes the short cut only once
     // the walk has shown its directory to be one.
-    bool known = directory || directory_configs_.contains(path.parent_path().native());
+    bool known = directory || directory_configs_.contains(std::string(parent_of(path.native())));
     const ResolvedConfig& config = known ? config_of_existing(path, directory) : resolver_.for_path(path);
     if (config.excluded(path)) return true;
     return config.respect_gitignore && gitignore_.is_ignored(path, directory);
