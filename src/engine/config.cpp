@@ -442,6 +442,15 @@ const ResolvedConfig& ConfigResolver::for_path(const fs::path& path) {
   return resolve(config_file_of(directory));
 }
 
+const ResolvedConfig& ConfigResolver::for_directory(const std::string& directory) {
+  std::lock_guard lock(mutex_);
+  if (isolated_) return resolve(std::nullopt);
+  if (explicit_config_) return resolve(explicit_config_);
+  std::string_view given = directory.empty() ? std::string_view(".") : std::string_view(directory);
+  std::optional<std::string> plain = plain_absolute(given);
+  return resolve(config_file_of(plain ? fs::path(std::move(*plain)) : absolute_path(given).lexically_normal()));
+}
+
 // find_config_file with every directory's answer remembered: a directory below one already
 // asked about costs its own look-ups only, not its ancestors' again.
 std::optional<fs::path> ConfigResolver::config_file_of(const fs::path& directory) {

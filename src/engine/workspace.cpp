@@ -46,7 +46,7 @@ const ResolvedConfig& Workspace::config_of_existing(const fs::path& path, bool d
   std::lock_guard lock(mutex_);
   std::string key(directory ? std::string_view(path.native()) : parent_of(path.native()));
   auto it = directory_configs_.find(key);
-  if (it == directory_configs_.end()) it = directory_configs_.emplace(key, &resolver_.for_path(key)).first;
+  if (it == directory_configs_.end()) it = directory_configs_.emplace(key, &resolver_.for_directory(key)).first;
   return *it->second;
 }
 

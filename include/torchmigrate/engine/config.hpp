@@ -123,6 +123,8 @@ class ConfigResolver {
 
   // Throws ConfigError for a bad file.
   const ResolvedConfig& for_path(const std::filesystem::path& path);
+  // for_path of a path known to be a directory ("" is the working directory): no stat.
+  const ResolvedConfig& for_directory(const std::string& directory);
   // Every configuration resolved so far (stable addresses).
   [[nodiscard]] std::vector<const ResolvedConfig*> resolved() const;
 
