@@ -14,7 +14,8 @@ namespace torchmigrate::engine {
 // std::filesystem::absolute(path), without a system call for each path.
 std::filesystem::path absolute_path(const std::filesystem::path& path);
 
-// absolute_path(path).lexically_normal() by string operations alone, for what a walk yields: a
+// absolute_path(path).lexically_normal(), without a trailing separator (`.` gives the working
+// directory itself), by string operations alone, for what a walk yields: a
 // relative path of plain components after any leading `./`. nullopt for any other path (then
 // std::filesystem must do it: building a path object splits it into components, a list of
 // paths, which cost a warm run a tenth of its time).
