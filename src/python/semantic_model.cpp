@@ -88,28 +88,28 @@ SemanticModel::SemanticModel(Node root, Focus focus) : focus_(std::move(focus)) 
   collect(root, module);
 }
 
-int SemanticModel::new_scope(ScopeKind kind, TextRange range, int parent, Node body) const {
+int SemanticModel::new_scope(ScopeKind kind, TextRange range, int parent, Node definition) const {
   Scope scope;
   scope.kind = kind;
   scope.range = range;
   scope.parent = parent;
-  if (body && may_read(body)) scope.unread_body = body;
+  if (definition && may_read(range)) scope.unread = definition;
   scopes_.push_back(std::move(scope));
   return static_cast<int>(scopes_.size()) - 1;
 }
 
 void SemanticModel::read_body(int scope) const {
-  Node body = scopes_[scope].unread_body;
-  if (!body) return;
+  Node definition = scopes_[scope].unread;
+  if (!definition) return;
   // Cleared first: reading resolves assignments, which asks for the scope being read.
-  scopes_[scope].unread_body = {};
+  scopes_[scope].unread = {};
   ++bodies_read_;
   ScopeKind kind = scopes_[scope].kind;
   if (kind == ScopeKind::Function || kind == ScopeKind::Lambda) {
     // The parameters too: most functions of a large file are never asked about.
-    if (Node parameters = body.parent().field("parameters")) bind_parameters(parameters, scope);
+    if (Node parameters = definition.field("parameters")) bind_parameters(parameters, scope);
   }
-  collect(body, scope);
+  if (Node body = definition.field("body")) collect(body, scope);
 }
 
 void SemanticModel::bind(int scope, std::string_view name, Binding binding) const {
@@ -134,7 +134,7 @@ void SemanticModel::collect(Node node, int scope) const {
   if (kind == "class_definition") {
     bind(scope, node.field("name").text(), {BindingKind::Local, {}, node.start(), node});
     if (Node bases = node.field("superclasses")) collect(bases, scope);
-    if (Node body = node.field("body")) new_scope(ScopeKind::Class, body.range(), scope, body);
+    if (Node body = node.field("body")) new_scope(ScopeKind::Class, body.range(), scope, node);
     return;
   }
   if (is_comprehension(kind)) {
@@ -190,7 +190,7 @@ void SemanticModel::collect_function(Node node, int scope, ScopeKind kind) const
   Node parameters = node.field("parameters");
   if (parameters) collect(parameters, scope);
   Node body = node.field("body");
-  int inner = new_scope(kind, body ? body.range() : node.range(), scope, body);
+  int inner = new_scope(kind, body ? body.range() : node.range(), scope, body ? node : Node());
   if (!body && parameters) bind_parameters(parameters, inner);
 }
 
@@ -280,7 +280,7 @@ int SemanticModel::scope_at(uint32_t offset) const {
   // Reading a body may make scopes nested in it that hold `offset` too.
   for (;;) {
     int best = innermost_scope(offset);
-    if (!scopes_[best].unread_body) return best;
+    if (!scopes_[best].unread) return best;
     read_body(best);
   }
 }

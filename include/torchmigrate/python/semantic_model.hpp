@@ -41,7 +41,9 @@ struct Scope {
   TextRange range;
   int parent = -1;
   std::unordered_map<std::string, std::vector<Binding>> bindings;  // by name, in source order
-  Node unread_body;  // the body whose bindings are not gathered yet; null once read
+  // The def, lambda or class whose body (and a function's parameters) is not read yet; null once
+  // read. The definition, not the body: finding a body's parent walks down from the root.
+  Node unread;
 };
 
 // Not thread-safe: a question may read a body. Scopes never move once made, so a `Scope&` or a
@@ -90,14 +92,14 @@ class SemanticModel {
 
  private:
   void collect(Node node, int scope) const;
-  [[nodiscard]] bool may_read(Node body) const { return !focus_ || focus_->overlaps(body.start(), body.end()); }
+  [[nodiscard]] bool may_read(TextRange body) const { return !focus_ || focus_->overlaps(body.start, body.end); }
   void read_body(int scope) const;
   void collect_function(Node node, int scope, ScopeKind kind) const;
   void bind_target(Node target, int scope, Node statement, uint32_t position) const;
   void bind_parameters(Node parameters, int scope) const;
   void bind(int scope, std::string_view name, Binding binding) const;
   void bind_import(Node statement, int scope) const;
-  int new_scope(ScopeKind kind, TextRange range, int parent, Node body = {}) const;
+  int new_scope(ScopeKind kind, TextRange range, int parent, Node definition = {}) const;
   [[nodiscard]] int innermost_scope(uint32_t offset) const;
   [[nodiscard]] const Binding* lookup_in(const Scope& scope, std::string_view name, uint32_t position,
                                          bool deferred) const;
