@@ -37,11 +37,7 @@ constexpr uint32_t kKeepDays = 30;
 
 // The rule catalog as built in, so a rule change invalidates entries.
 const std::string& catalog_hash() {
-  static const std::string hash = [] {
-    std::string all;
-    for (const EmbeddedRule& rule : embedded_rules()) all.append(rule.json).append(rule.docs);
-    return cache_hash({all});
-  }();
+  static const std::string hash(embedded_catalog_digest());
   return hash;
 }
 
