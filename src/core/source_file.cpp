@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace torchmigrate {
 
@@ -53,6 +54,8 @@ SourceFile::SourceFile(std::string path, std::string text, Language language)
     : path_(std::move(path)), text_(std::move(text)), language_(language), lines_(text_) {}
 
 SourceFile SourceFile::excerpt(const SourceFile& file, const std::vector<TextRange>& spans, ExcerptOffsets& offsets) {
+  // Its line numbers would count the excerpt's lines, not the file's.
+  if (file.is_excerpt()) throw std::logic_error("an excerpt of an excerpt of " + file.path());
   const LineIndex& lines = file.lines_;
   std::vector<std::pair<uint32_t, uint32_t>> kept;  // [first, last] original lines, merged
   for (const TextRange& span : spans) {

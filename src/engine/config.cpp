@@ -432,14 +432,8 @@ ConfigResolver::ConfigResolver(const Catalog& catalog, CliOverrides overrides, s
       listings_(listings != nullptr ? *listings : own_listings_) {}
 
 const ResolvedConfig& ConfigResolver::for_path(const fs::path& path) {
-  std::lock_guard lock(mutex_);
-  if (isolated_) return resolve(std::nullopt);
-  if (explicit_config_) return resolve(explicit_config_);
   std::error_code error;
-  fs::path directory = fs::is_directory(path, error) ? path : path.parent_path();
-  if (directory.empty()) directory = ".";
-  directory = absolute_path(directory).lexically_normal();
-  return resolve(config_file_of(directory));
+  return for_directory(fs::is_directory(path, error) ? path.string() : path.parent_path().string());
 }
 
 const ResolvedConfig& ConfigResolver::for_directory(const std::string& directory) {

@@ -106,7 +106,8 @@ ReadResult read_file(const fs::path& path, bool for_writing) {
   size_t filled = 0;
   for (;;) {
     if (filled == bytes.size()) bytes.resize(bytes.size() * 2);
-    ssize_t got = ::read(fd, bytes.data() + filled, bytes.size() - filled);
+    const size_t asked = bytes.size() - filled;
+    ssize_t got = ::read(fd, bytes.data() + filled, asked);
     if (got < 0) {
       if (errno == EINTR) continue;
       std::string error = errno_text();
@@ -115,9 +116,10 @@ ReadResult read_file(const fs::path& path, bool for_writing) {
     }
     if (got == 0) break;
     filled += static_cast<size_t>(got);
-    // All the bytes fstat promised, and no more when asked for one more: the end, without
-    // another read to hear it (a file per read adds up over a tree).
-    if (filled == static_cast<size_t>(info.st_size) && filled < bytes.size()) break;
+    // All the bytes fstat promised, and a read that returned less than it was asked for (the
+    // buffer holds one byte more): the end, without another read to hear it (a read per file
+    // adds up over a tree). A short read before that point is read on.
+    if (filled == static_cast<size_t>(info.st_size) && static_cast<size_t>(got) < asked) break;
   }
   ::close(fd);
   bytes.resize(filled);

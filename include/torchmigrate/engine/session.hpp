@@ -31,7 +31,8 @@ struct FileOutcome {
   std::shared_ptr<const SourceFile> source;
   std::vector<Diagnostic> diagnostics;
   std::vector<AppliedFix> applied;  // fixes written (Apply) or that would be written (Diff)
-  std::unique_ptr<const Rewrite> rewrite;  // null unless the fixes change the file (and it was written)
+  // Null unless the fixes change the file (written by --fix, shown by --diff), and after a failed write.
+  std::unique_ptr<const Rewrite> rewrite;
 
   [[nodiscard]] bool changed() const { return rewrite != nullptr; }
 };

@@ -190,6 +190,11 @@ TEST_CASE("a body read later sees every module binding, as the function runs aft
   // The import follows the function: when `f` runs, `torch` is bound, so `g` is torch.compile.
   CHECK(resolve_last_call("def f():\n    g = torch.compile\n    return g(m)\nimport torch\n") == "torch.compile");
   CHECK_FALSE(resolve_last_call("def f():\n    g = torch.compile\n    return g(m)\n"));
+  // An alias assigned after the function reaches it; a rebinding after the function hides the import.
+  CHECK(resolve_last_call("import torch.export as te\ndef f():\n    g = h\n    return g.export_for_inference(1)\n"
+                          "h = te\n") == "torch.export.export_for_inference");
+  CHECK_FALSE(resolve_last_call(
+      "import torch.export as te\ndef f():\n    g = te\n    return g.export_for_inference(1)\nte = None\n"));
 }
 
 TEST_CASE("a focused model never reads a body outside its focus") {
