@@ -24,7 +24,7 @@ FROM debian:12-slim
 # this list against `ldd`); apt brings their own dependencies.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      libclang1-14 libtomlplusplus3 libfmt9 libgit2-1.5 \
+      libclang1-14 libgit2-1.5 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /opt/torchmigrate/bin/torchmigrate /usr/local/bin/torchmigrate
 # pre-commit mounts the repository here and runs the hook from it.
