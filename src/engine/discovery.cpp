@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <array>
 #include <optional>
-#include <set>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -133,17 +135,37 @@ void add_link(const fs::path& link, const fs::path& root, const fs::path& real_r
 // A directory's entries as readdir gives them: each name and its d_type.
 using Entries = std::vector<std::pair<std::string, unsigned char>>;
 
-bool read_entries(const fs::path& directory, Entries& entries, std::error_code& error) {
-  DIR* stream = ::opendir(directory.c_str());
-  if (stream == nullptr) {
+// Reads a directory's entries with one open, one fstat and getdents64, without opendir's own
+// fstat and buffer. `searchable` tells whether its entries can be opened: a directory readable
+// without the search (x) permission lists its names and no more.
+bool read_entries(const fs::path& directory, Entries& entries, bool& searchable, std::error_code& error) {
+  int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  struct stat info {};
+  if (fd < 0 || ::fstat(fd, &info) != 0) {
     error = std::error_code(errno, std::generic_category());
+    if (fd >= 0) ::close(fd);
     return false;
   }
-  while (const dirent* entry = ::readdir(stream)) {
-    std::string_view name = entry->d_name;
-    if (name != "." && name != "..") entries.emplace_back(name, entry->d_type);
+  // Every class may search it (the usual 0755): no need to ask the kernel for this process.
+  searchable = (info.st_mode & 0111) == 0111 || ::access(directory.c_str(), X_OK) == 0;
+  alignas(dirent64) std::array<char, 16384> buffer;
+  for (;;) {
+    ssize_t got = ::getdents64(fd, buffer.data(), buffer.size());
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      error = std::error_code(errno, std::generic_category());
+      ::close(fd);
+      return false;
+    }
+    if (got == 0) break;
+    for (ssize_t at = 0; at < got;) {
+      const auto* entry = reinterpret_cast<const dirent64*>(buffer.data() + at);
+      std::string_view name = entry->d_name;
+      if (name != "." && name != "..") entries.emplace_back(name, entry->d_type);
+      at += entry->d_reclen;
+    }
   }
-  ::closedir(stream);
+  ::close(fd);
   return true;
 }
 
@@ -226,9 +248,10 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
     };
     std::vector<Frame> frames;
     // Read before the filters ask about the directory itself (its configuration is in it).
-    auto read = [&](const fs::path& directory, std::error_code& failure) {
+    auto read = [&](const fs::path& directory, bool& searchable, std::error_code& failure) {
       Frame frame{directory, {}, 0};
-      if (read_entries(directory, frame.entries, failure) && filter != nullptr && filter->listings != nullptr) {
+      if (read_entries(directory, frame.entries, searchable, failure) && filter != nullptr &&
+          filter->listings != nullptr) {
         filter->listings->adopt(absolute_path(directory).lexically_normal().native(), frame.entries);
       }
       return frame;
@@ -236,7 +259,8 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
     // A directory that cannot be read for want of permission is skipped, as by
     // recursive_directory_iterator's skip_permission_denied; another failure ends the root's walk.
     error.clear();
-    frames.push_back(read(root, error));
+    bool root_searchable = true;
+    frames.push_back(read(root, root_searchable, error));
     if (error) {
       if (error != std::errc::permission_denied) result.errors.push_back(argument + ": " + error.message());
       continue;
@@ -257,9 +281,10 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       if (kind == fs::file_type::directory) {
         if (is_default_excluded(name)) continue;
         std::error_code failure;
-        Frame below = read(path, failure);
+        bool searchable = false;
+        Frame below = read(path, searchable, failure);
         if (excluded(path, true)) continue;
-        if (::access(path.c_str(), R_OK | X_OK) != 0) {
+        if (failure == std::errc::permission_denied || (!failure && !searchable)) {
           result.errors.push_back(path.string() + ": cannot be listed (permission denied); skipped");
         } else if (failure && failure != std::errc::permission_denied) {
           result.errors.push_back(path.string() + ": " + failure.message());
@@ -278,7 +303,8 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
   }
   std::sort(found.begin(), found.end(),
             [](const Found& a, const Found& b) { return path_order(a.file.path, b.file.path); });
-  std::set<std::string> seen;
+  std::unordered_set<std::string_view> seen;  // views of `found`'s real paths
+  seen.reserve(found.size());
   result.files.reserve(found.size());  // the list lives for the whole run: no spare capacity
   for (Found& entry : found) {
     if (seen.insert(entry.real).second) result.files.push_back(std::move(entry.file));

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "embedded_rules.hpp"
 #include "torchmigrate/engine/content_hash.hpp"
@@ -298,7 +299,8 @@ struct Snapshot {
   std::string bytes;
   std::optional<Stamp> stamp;  // none: there was no file
   std::unordered_map<std::string_view, Stored> entries;
-  std::unordered_map<std::string_view, std::string_view> stamped;  // slot -> key, entries with a file stamp
+  // slot -> its entry, for entries with a file stamp (an unordered_map's elements stay in place)
+  std::unordered_map<std::string_view, const std::pair<const std::string_view, Stored>*> stamped;
 };
 
 // Smallest encoding of an entry (key, settings, day, stamp flag, payload), for Reader::count.
@@ -346,8 +348,8 @@ std::unique_ptr<Snapshot> read_snapshot(const fs::path& file) {
       entry.day = in.u32();
       entry.file = read_stamp(in);
       entry.payload = in.str();
-      if (entry.file) snapshot->stamped.insert_or_assign(key.substr(0, kSlotSize), key);
-      snapshot->entries.emplace(key, entry);
+      const auto& stored = *snapshot->entries.emplace(key, entry).first;
+      if (entry.file) snapshot->stamped.insert_or_assign(key.substr(0, kSlotSize), &stored);
     }
     require(in.done());
   } catch (const Rejected&) {
@@ -402,8 +404,8 @@ struct ResultCache::State {
 
   std::mutex mutex;                    // guards what follows
   std::map<std::string, Fresh> fresh;  // stored this run
-  std::set<std::string> used;          // entries of `disk` served this run
-  std::map<std::string, Stamp> restamped;  // served entries whose file now has a trustworthy stamp
+  std::unordered_set<std::string_view> used;    // keys of `disk` served this run (into its bytes)
+  std::map<std::string_view, Stamp> restamped;  // served keys of `disk` whose file now has a trustworthy stamp
   int64_t opened_ns = 0;                   // when the run opened the cache (wall clock)
   bool dirty = false;                  // something to save
   bool warned = false;
@@ -486,7 +488,7 @@ bool ResultCache::unchanged_without_findings(const std::string& slot, std::strin
   State& state = *state_;
   auto found = state.disk->stamped.find(slot);
   if (found == state.disk->stamped.end()) return false;
-  const Stored& stored = state.disk->entries.at(found->second);
+  const auto& [key, stored] = *found->second;
   try {
     require(stored.file == stamp && stored.settings == fingerprint);
     // Ranges are checked against the text, which is not read here: only an entry without
@@ -496,7 +498,7 @@ bool ResultCache::unchanged_without_findings(const std::string& slot, std::strin
     return false;
   }
   std::lock_guard lock(state.mutex);
-  state.used.insert(std::string(found->second));
+  state.used.insert(key);
   if (stored.day < state.today) state.dirty = true;
   return true;
 }
@@ -526,6 +528,7 @@ std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key,
   std::string fresh_settings, fresh_payload;
   std::string_view stored_settings, payload;
   const Stored* stored = nullptr;
+  std::string_view disk_key;  // into the snapshot's bytes, which outlive the run's bookkeeping
   {
     std::lock_guard lock(state.mutex);
     if (auto it = state.fresh.find(key); it != state.fresh.end()) {
@@ -534,6 +537,7 @@ std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key,
       stored_settings = fresh_settings;
       payload = fresh_payload;
     } else if (auto found = state.disk->entries.find(key); found != state.disk->entries.end()) {
+      disk_key = found->first;
       stored = &found->second;  // `disk` is immutable: safe to read without the lock
       stored_settings = stored->settings;
       payload = stored->payload;
@@ -550,13 +554,13 @@ std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key,
   }
   if (stored != nullptr) {
     std::lock_guard lock(state.mutex);
-    state.used.insert(key);
+    state.used.insert(disk_key);
     // Its day is refreshed at most once a day: a warm run of an unchanged tree writes nothing.
     if (stored->day < state.today) state.dirty = true;
     // A checkout the cache has not seen (another clone, a CI restore) is read once, then served
     // by its stamps.
     if (std::optional<FileStamp> fresh = trustworthy(stamp, state.opened_ns); fresh && stored->file != fresh) {
-      state.restamped.insert_or_assign(key, *fresh);
+      state.restamped.insert_or_assign(disk_key, *fresh);
       state.dirty = true;
     }
   }
@@ -596,7 +600,7 @@ void ResultCache::save() const {
     out[key] = {entry.settings, state.today, entry.file, entry.payload};
     slots.insert(std::string_view(key).substr(0, kSlotSize));
   }
-  for (const std::string& key : state.used) {
+  for (std::string_view key : state.used) {
     Stored entry = state.disk->entries.at(key);
     entry.day = state.today;
     if (auto restamped = state.restamped.find(key); restamped != state.restamped.end()) entry.file = restamped->second;
