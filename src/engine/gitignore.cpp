@@ -87,18 +87,36 @@ bool GitIgnore::matches(const Directory& directory, const std::string& relative,
 }
 
 bool GitIgnore::is_ignored(const fs::path& path, bool is_directory) {
-  std::string absolute = normal_absolute(path);
   if (is_directory) {
     // A work tree's top is never ignored by its own rules.
-    return directory(absolute).ignored;
+    return directory(normal_absolute(path)).ignored;
   }
-  std::string_view directory_part = parent_of(absolute);
-  std::string_view name = std::string_view(absolute).substr(directory_part.size() + (directory_part.size() > 1));
-  const Directory& parent = directory(std::string(directory_part));
-  if (parent.repository == nullptr) return false;
-  if (parent.ignored) return true;
-  std::string relative = parent.relative.empty() ? std::string(name) : parent.relative + '/' + std::string(name);
-  return matches(parent, relative, false);
+  // A walk asks about the files of one directory in a row: the directory as the caller spelled it
+  // finds the last answer without making the absolute path again.
+  std::string_view given = path.native();
+  std::string_view given_parent = parent_of(given);
+  bool plain_name = given_parent.size() < given.size() && given_parent != given;
+  const Directory* parent = nullptr;
+  std::string_view name;
+  std::string absolute;
+  if (plain_name && last_parent_ != nullptr && given_parent == last_given_parent_) {
+    parent = last_parent_;
+    name = given.substr(given_parent.size() + (given_parent.empty() || given_parent.ends_with('/') ? 0 : 1));
+  }
+  if (parent == nullptr || name.empty() || name == "." || name == "..") {
+    absolute = normal_absolute(path);
+    std::string_view directory_part = parent_of(absolute);
+    name = std::string_view(absolute).substr(directory_part.size() + (directory_part.size() > 1));
+    parent = &directory(std::string(directory_part));
+    last_parent_ = plain_name ? parent : nullptr;
+    last_given_parent_ = given_parent;
+  }
+  if (parent->repository == nullptr) return false;
+  if (parent->ignored) return true;
+  relative_.assign(parent->relative);
+  if (!relative_.empty()) relative_ += '/';
+  relative_.append(name);
+  return matches(*parent, relative_, false);
 }
 
 }  // namespace torchmigrate::engine

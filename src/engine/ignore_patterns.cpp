@@ -115,39 +115,98 @@ IgnorePatterns::IgnorePatterns(std::string_view text) {
       // `**/` may match no directory at all, and take the `/` with it.
       if (pattern.suffix.starts_with('/') && last >= 1 && line.substr(last - 1, 2) == "**") pattern.suffix.erase(0, 1);
     }
+    if (pattern.shape == Shape::Wildcards) {
+      std::string_view last = std::string_view(pattern.text).substr(pattern.text.rfind('/') + 1);
+      if (last != "**") pattern.last_part = std::string(last);
+    }
     patterns_.push_back(std::move(pattern));
   }
+  for (uint32_t index = 0; index < patterns_.size(); ++index) {
+    const Pattern& pattern = patterns_[index];
+    if (pattern.basename_only && pattern.shape == Shape::Literal) {
+      by_name_[pattern.text].push_back(index);
+    } else if (pattern.basename_only && pattern.shape == Shape::StarSuffix) {
+      by_suffix_[pattern.text.substr(1)].push_back(index);
+      suffix_sizes_.push_back(pattern.text.size() - 1);
+    } else {
+      scanned_.push_back(index);
+    }
+  }
+  std::sort(suffix_sizes_.begin(), suffix_sizes_.end());
+  suffix_sizes_.erase(std::unique(suffix_sizes_.begin(), suffix_sizes_.end()), suffix_sizes_.end());
 }
 
-bool IgnorePatterns::matches(const Pattern& pattern, std::string_view subject, bool ignore_case) {
+bool IgnorePatterns::matches(const Pattern& pattern, const Subject& subject, bool ignore_case) {
+  std::string_view text = subject.text;
   switch (pattern.shape) {
-    case Shape::Literal: return equal(pattern.text, subject, ignore_case);
+    case Shape::Literal: return equal(pattern.text, text, ignore_case);
     case Shape::StarSuffix: {
       std::string_view suffix = std::string_view(pattern.text).substr(1);
       // `*` stays within a component: a basename has none to cross; a path must not.
-      return subject.size() >= suffix.size() &&
-             equal(subject.substr(subject.size() - suffix.size()), suffix, ignore_case) &&
-             subject.substr(0, subject.size() - suffix.size()).find('/') == std::string_view::npos;
+      return text.size() >= suffix.size() && equal(text.substr(text.size() - suffix.size()), suffix, ignore_case) &&
+             text.substr(0, text.size() - suffix.size()).find('/') == std::string_view::npos;
     }
-    case Shape::Wildcards:
+    case Shape::Wildcards: {
       // Checked apart: `a/**/b` matches `a/b`, where the two overlap.
-      if (subject.size() < std::max(pattern.prefix.size(), pattern.suffix.size()) ||
-          !equal(subject.substr(0, pattern.prefix.size()), pattern.prefix, ignore_case) ||
-          !equal(subject.substr(subject.size() - pattern.suffix.size()), pattern.suffix, ignore_case)) {
+      if (text.size() < std::max(pattern.prefix.size(), pattern.suffix.size()) ||
+          !equal(text.substr(0, pattern.prefix.size()), pattern.prefix, ignore_case) ||
+          !equal(text.substr(text.size() - pattern.suffix.size()), pattern.suffix, ignore_case)) {
         return false;
       }
-      return wildmatch_path(pattern.text, subject, ignore_case);
+      if (!pattern.last_part.empty()) {
+        bool last_matches =
+            ::fnmatch(pattern.last_part.c_str(), subject.last_component.c_str(), ignore_case ? FNM_CASEFOLD : 0) == 0;
+        // One component against one: that was the whole match.
+        bool one_against_one =
+            pattern.last_part.size() == pattern.text.size() && text.size() == subject.last_component.size();
+        if (!last_matches || one_against_one) return last_matches;
+      }
+      return wildmatch_path(pattern.text, text, ignore_case);
+    }
   }
   return false;
 }
 
-std::optional<bool> IgnorePatterns::verdict(std::string_view path, bool directory, bool ignore_case) const {
+std::optional<bool> IgnorePatterns::scan_all(std::string_view path, bool directory, bool ignore_case) const {
   size_t slash = path.rfind('/');
-  std::string_view basename = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  Subject whole{path, std::string(slash == std::string_view::npos ? path : path.substr(slash + 1))};
+  Subject basename{whole.last_component, whole.last_component};
   for (auto it = patterns_.rbegin(); it != patterns_.rend(); ++it) {
     if (it->directory_only && !directory) continue;
-    if (matches(*it, it->basename_only ? basename : path, ignore_case)) return !it->negated;
+    if (matches(*it, it->basename_only ? basename : whole, ignore_case)) return !it->negated;
   }
+  return std::nullopt;
+}
+
+std::optional<bool> IgnorePatterns::verdict(std::string_view path, bool directory, bool ignore_case) const {
+  if (ignore_case) return scan_all(path, directory, ignore_case);
+  size_t slash = path.rfind('/');
+  Subject whole{path, std::string(slash == std::string_view::npos ? path : path.substr(slash + 1))};
+  Subject basename{whole.last_component, whole.last_component};
+  std::string_view name = whole.last_component;
+  // The last pattern that matches decides: the indexes give the last of theirs, and the others
+  // are tried from the end down to it.
+  int64_t best = -1;
+  auto take_last_of = [&](const std::vector<uint32_t>& indices) {
+    for (auto it = indices.rbegin(); it != indices.rend() && static_cast<int64_t>(*it) > best; ++it) {
+      if (patterns_[*it].directory_only && !directory) continue;
+      best = *it;
+      return;
+    }
+  };
+  if (auto found = by_name_.find(name); found != by_name_.end()) take_last_of(found->second);
+  for (size_t size : suffix_sizes_) {
+    if (size > name.size()) break;
+    if (auto found = by_suffix_.find(name.substr(name.size() - size)); found != by_suffix_.end()) {
+      take_last_of(found->second);
+    }
+  }
+  for (auto it = scanned_.rbegin(); it != scanned_.rend() && static_cast<int64_t>(*it) > best; ++it) {
+    const Pattern& pattern = patterns_[*it];
+    if (pattern.directory_only && !directory) continue;
+    if (matches(pattern, pattern.basename_only ? basename : whole, ignore_case)) return !pattern.negated;
+  }
+  if (best >= 0) return !patterns_[static_cast<size_t>(best)].negated;
   return std::nullopt;
 }
 

@@ -44,9 +44,14 @@ const ResolvedConfig& Workspace::config_for(const fs::path& path) {
 // A file's configuration is its directory's: asked once per directory, not once per file.
 const ResolvedConfig& Workspace::config_of_existing(const fs::path& path, bool directory) {
   std::lock_guard lock(mutex_);
-  std::string key(directory ? std::string_view(path.native()) : parent_of(path.native()));
+  std::string_view wanted = directory ? std::string_view(path.native()) : parent_of(path.native());
+  // A walk asks about a directory and then about each of its files in a row.
+  if (last_config_ != nullptr && wanted == last_config_directory_) return *last_config_;
+  std::string key(wanted);
   auto it = directory_configs_.find(key);
   if (it == directory_configs_.end()) it = directory_configs_.emplace(key, &resolver_.for_directory(key)).first;
+  last_config_directory_ = std::move(key);
+  last_config_ = it->second;
   return *it->second;
 }
 
@@ -97,7 +102,9 @@ DiscoveryFilter Workspace::filter(bool force_exclude) {
     std::lock_guard lock(mutex_);
     // A file named by a caller (standard input) need not exist: it takes the short cut only once
     // the walk has shown its directory to be one.
-    bool known = directory || directory_configs_.contains(std::string(parent_of(path.native())));
+    std::string_view parent = parent_of(path.native());
+    bool known = directory || (last_config_ != nullptr && parent == last_config_directory_) ||
+                 directory_configs_.contains(std::string(parent));
     const ResolvedConfig& config = known ? config_of_existing(path, directory) : resolver_.for_path(path);
     if (config.excluded(path)) return true;
     return config.respect_gitignore && gitignore_.is_ignored(path, directory);

@@ -49,6 +49,10 @@ class GitIgnore {
   [[nodiscard]] static bool matches(const Directory& directory, const std::string& relative, bool is_directory);
 
   std::unordered_map<std::string, Directory> directories_;  // by absolute path; values never move
+  // The directory of the last file asked about, as the caller spelled it, and its entry.
+  std::string last_given_parent_;
+  const Directory* last_parent_ = nullptr;
+  std::string relative_;  // reused for each file's path in its work tree
   std::vector<std::unique_ptr<Repository>> repositories_;
 };
 

@@ -5,9 +5,12 @@
 // directory, and `**` spans directories. See gitignore(5).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace torchmigrate::engine {
@@ -38,10 +41,32 @@ class IgnorePatterns {
     bool negated = false;
     bool directory_only = false;
     bool basename_only = false;  // no `/`: matches the last component, at any depth
+    // Wildcards: the last component when it is not `**`. It must match the path's last
+    // component, which turns most paths away with one fnmatch.
+    std::string last_part;
   };
-  [[nodiscard]] static bool matches(const Pattern& pattern, std::string_view subject, bool ignore_case);
+  // The subject's last component, copied once per verdict: fnmatch wants terminated strings.
+  struct Subject {
+    std::string_view text;
+    std::string last_component;
+  };
+  [[nodiscard]] static bool matches(const Pattern& pattern, const Subject& subject, bool ignore_case);
+  [[nodiscard]] std::optional<bool> scan_all(std::string_view path, bool directory, bool ignore_case) const;
+
+  // A file's patterns are many (300 lines is common) and a walk asks about every file, so the
+  // names and `*suffix` patterns without a `/` are looked up by the name, and only the others
+  // are tried one by one. Case-sensitive only; core.ignoreCase tries every pattern.
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  };
+  using Index = std::unordered_map<std::string, std::vector<uint32_t>, Hash, std::equal_to<>>;
 
   std::vector<Pattern> patterns_;
+  Index by_name_;                     // basename-only literals, by their text
+  Index by_suffix_;                   // basename-only `*suffix`, by the suffix
+  std::vector<size_t> suffix_sizes_;  // of by_suffix_'s keys, ascending, each once
+  std::vector<uint32_t> scanned_;     // every other pattern's index, ascending
 };
 
 // git's wildmatch with WM_PATHNAME: `*`, `?` and `[...]` stay within a component; a `**`

@@ -76,6 +76,8 @@ class Workspace {
   std::map<std::string, std::unique_ptr<Linter>> linters_;  // by config path + project + ignored codes
   // config_for of a directory, by its path's string (a path object per entry costs its components)
   std::unordered_map<std::string, const ResolvedConfig*> directory_configs_;
+  std::string last_config_directory_;  // the last directory config_of_existing answered for
+  const ResolvedConfig* last_config_ = nullptr;
   // context_for of the plain files of a directory without per-file ignores, which all share it
   std::unordered_map<std::string, FileContext> directory_contexts_;
   std::vector<std::filesystem::path> walked_directories_;  // canonical, as project roots are; see adopt_walk
