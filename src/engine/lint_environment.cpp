@@ -123,6 +123,35 @@ std::shared_ptr<const Prefilter> LintEnvironment::prefilter(std::vector<const Ru
   return prefilter;
 }
 
+std::shared_ptr<const std::vector<FactsRead>> LintEnvironment::built_checks(const std::vector<const RuleSpec*>& rules,
+                                                                            RuleLanguage language) const {
+  bool python = language == RuleLanguage::Python;
+  static std::mutex mutex;
+  static std::map<std::pair<std::vector<const RuleSpec*>, const CheckRegistry*>,
+                  std::weak_ptr<const std::vector<FactsRead>>>
+      shared;
+  {
+    std::lock_guard lock(mutex);
+    std::erase_if(shared, [](const auto& entry) { return entry.second.expired(); });
+    if (auto found = shared.find({rules, &registry_}); found != shared.end()) {
+      if (auto built = found->second.lock()) return built;
+    }
+  }
+  // Built outside the lock: a check that throws leaves nothing behind.
+  auto facts = std::make_shared<std::vector<FactsRead>>();
+  for (const RuleSpec* rule : rules) {
+    if (python) {
+      (*registry_.python(rule->check_family))(*rule);
+      facts->push_back({});
+    } else {
+      facts->push_back((*registry_.file(rule->check_family))(*rule)->facts_read());
+    }
+  }
+  std::lock_guard lock(mutex);
+  shared[{rules, &registry_}] = facts;
+  return facts;
+}
+
 std::vector<bool> LintEnvironment::candidates(size_t rules, const Prefilter& prefilter, std::string_view text) const {
   if (!settings_.prefilter) return std::vector<bool>(rules + 2, true);
   return prefilter.candidates(text);

@@ -41,6 +41,12 @@ class LintEnvironment {
   // Linters that enable the same rules (one per project and configuration: dozens in a
   // monorepo) share it; its tables are most of a linter's memory.
   [[nodiscard]] std::shared_ptr<const Prefilter> prefilter(std::vector<const RuleSpec*> rules) const;
+  // Builds the check of each of `rules` (of one language) once, which validates its parameters
+  // (a bad configuration fails before any file is read), and gives what each reads of the
+  // project's facts. Shared like prefilter(): a run builds one linter per project, all with the
+  // same rules, and building every check was 5% of a warm cached run.
+  [[nodiscard]] std::shared_ptr<const std::vector<FactsRead>> built_checks(const std::vector<const RuleSpec*>& rules,
+                                                                           RuleLanguage language) const;
   // Which of `rules` can fire on `text`, then the two markers' flags (read them with the two
   // functions below).
   [[nodiscard]] std::vector<bool> candidates(size_t rules, const Prefilter& prefilter, std::string_view text) const;

@@ -30,11 +30,13 @@ class FileCheckFront final : public Front {
   void add_rule(const RuleSpec& rule) override {
     const FileCheckFactory* factory = environment_.registry().file(rule.check_family);
     if (factory == nullptr) throw CatalogError(rule.code + ": unknown check family `" + rule.check_family + "`");
-    rule_facts_.push_back((*factory)(rule)->facts_read());
     rules_.push_back(&rule);
   }
 
-  void ready() override { prefilter_ = environment_.prefilter(rules_); }
+  void ready() override {
+    rule_facts_ = environment_.built_checks(rules_, language_);
+    prefilter_ = environment_.prefilter(rules_);
+  }
 
   [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file, const LintInput& /*input*/) const override {
     std::vector<Diagnostic> diagnostics;
@@ -58,12 +60,12 @@ class FileCheckFront final : public Front {
   [[nodiscard]] FactsRead facts_read(const SourceFile& file, bool any_text) const override {
     FactsRead read;
     if (any_text) {
-      for (const FactsRead& facts : rule_facts_) read |= facts;
+      for (const FactsRead& facts : *rule_facts_) read |= facts;
       return read;
     }
     std::vector<bool> fires = environment_.candidates(rules_.size(), *prefilter_, file.text());
     for (size_t i = 0; i < rules_.size(); ++i) {
-      if (fires[i]) read |= rule_facts_[i];
+      if (fires[i]) read |= (*rule_facts_)[i];
     }
     return read;
   }
@@ -74,7 +76,7 @@ class FileCheckFront final : public Front {
   Reads reads_;
   SyntaxErrors syntax_errors_;
   std::vector<const RuleSpec*> rules_;
-  std::vector<FactsRead> rule_facts_;  // what each of rules_ reads of the project's facts
+  std::shared_ptr<const std::vector<FactsRead>> rule_facts_;  // what each of rules_ reads of the project's facts
   std::shared_ptr<const Prefilter> prefilter_;
 };
 

@@ -60,11 +60,13 @@ class PythonFront final : public Front {
   void add_rule(const RuleSpec& rule) override {
     const PythonCheckFactory* factory = environment_.registry().python(rule.check_family);
     if (factory == nullptr) throw CatalogError(rule.code + ": unknown check family `" + rule.check_family + "`");
-    (*factory)(rule);
     rules_.push_back(&rule);
   }
 
-  void ready() override { prefilter_ = environment_.prefilter(rules_); }
+  void ready() override {
+    built_ = environment_.built_checks(rules_, RuleLanguage::Python);
+    prefilter_ = environment_.prefilter(rules_);
+  }
 
   [[nodiscard]] std::vector<Diagnostic> lint(const SourceFile& file, const LintInput& input) const override;
 
@@ -76,6 +78,7 @@ class PythonFront final : public Front {
   const LintEnvironment& environment_;
   std::vector<const RuleSpec*> rules_;
   std::shared_ptr<const Prefilter> prefilter_;
+  std::shared_ptr<const std::vector<FactsRead>> built_;  // held so that other linters share it
   // Which front made a memo: unique for the process, unlike an address.
   const uint64_t id_ = next_id();
   static uint64_t next_id() {

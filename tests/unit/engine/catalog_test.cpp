@@ -6,6 +6,7 @@
 
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/discovery.hpp"
 #include "torchmigrate/engine/linter.hpp"
 
 using namespace torchmigrate;
@@ -67,6 +68,20 @@ TEST_CASE("check params are validated when the linter is built") {
                     R"({"family": "missing-keyword", "params": {"callees": ["a"], "keyword": "k", "keep_old": "1", "adopt_new": "2", "typo": 1}})");
   Catalog catalog = Catalog::parse({{"TM999.json", rule_text}});
   CHECK_THROWS_WITH(engine::Linter(catalog, checks::builtin_registry(), {}), Catch::Contains("unknown key `typo`"));
+  // Linters with the same rules share their built checks: a failure is not remembered as one.
+  engine::Linter valid(Catalog::builtin(), checks::builtin_registry(), {});
+  CHECK_THROWS_WITH(engine::Linter(catalog, checks::builtin_registry(), {}), Catch::Contains("unknown key `typo`"));
+}
+
+TEST_CASE("linters with the same rules build each check once and read the same facts") {
+  engine::Linter first(Catalog::builtin(), checks::builtin_registry(), {});
+  engine::Linter second(Catalog::builtin(), checks::builtin_registry(), {});
+  for (const char* name : {"CMakeLists.txt", "requirements.txt", "setup.py", "kernel.cu"}) {
+    SourceFile file(name, "", engine::language_for(name));
+    INFO(name);
+    CHECK(first.facts_read(file, true).any() == second.facts_read(file, true).any());
+  }
+  CHECK(first.facts_read(SourceFile("CMakeLists.txt", "", Language::BuildFile), true).any());
 }
 
 TEST_CASE("a reference links a pull request or an issue of pytorch/pytorch") {
