@@ -25,7 +25,7 @@ DirectoryListings::Kind DirectoryListings::kind_of_type(unsigned char type) {
 }
 
 const DirectoryListings::Listing& DirectoryListings::listing(const std::string& directory) {
-  if (auto found = listings_.find(directory); found != listings_.end()) return found->second;
+  if (auto found = listings_.find(directory); found != listings_.end()) return found->second.entries;
   Listing entries;
   if (DIR* stream = ::opendir(directory.c_str())) {
     while (const dirent* entry = ::readdir(stream)) {
@@ -34,18 +34,25 @@ const DirectoryListings::Listing& DirectoryListings::listing(const std::string& 
     ::closedir(stream);
   }
   std::sort(entries.begin(), entries.end());
-  return listings_.emplace(directory, std::move(entries)).first->second;
+  return listings_.emplace(directory, Listed{std::move(entries), {}}).first->second.entries;
 }
 
 void DirectoryListings::adopt(const std::string& directory,
-                              const std::vector<std::pair<std::string, unsigned char>>& entries) {
+                              const std::vector<std::pair<std::string, unsigned char>>& entries, std::string real) {
   Listing kept_entries;
   for (const auto& [name, type] : entries) {
     if (kept(name)) kept_entries.emplace_back(name, kind_of_type(type));
   }
   std::sort(kept_entries.begin(), kept_entries.end());
   std::lock_guard lock(mutex_);
-  listings_.try_emplace(directory, std::move(kept_entries));
+  listings_.try_emplace(directory, Listed{std::move(kept_entries), std::move(real)});
+}
+
+std::optional<std::string> DirectoryListings::real_path(const std::string& directory) {
+  std::lock_guard lock(mutex_);
+  auto found = listings_.find(directory);
+  if (found == listings_.end() || found->second.real.empty()) return std::nullopt;
+  return found->second.real;
 }
 
 DirectoryListings::Kind DirectoryListings::kind_of(const std::string& directory, std::string_view name) {

@@ -82,20 +82,31 @@ std::string joined(const std::string& directory, std::string_view relative) {
   return path.append(relative);
 }
 
-// A regular file the walk of `root` (normal) reached without a link. Its path below the root
-// is made of directory entries' names, never `.` or `..`: string joins give the normal path and
-// the real one, with none of std::filesystem's component lists.
-Found walked_file(const fs::path& root, const fs::path& real_root, const fs::path& path, Language language) {
+// Where the walk of `root` (normal) reached `path`, below it: directory entries' names, never
+// `.` or `..`, so string joins give normal and real paths with none of std::filesystem's
+// component lists. Nothing when `path` is not spelled as the root and then names.
+std::optional<std::string_view> below_root(const fs::path& root, const fs::path& path) {
   std::string_view walked = path.native();
   const std::string& top = root.native();
   size_t skip = top.size() + (top.ends_with('/') ? 0 : 1);
   if (walked.size() > skip && walked.starts_with(top) && (top.ends_with('/') || walked[top.size()] == '/')) {
-    std::string_view relative = walked.substr(skip);
-    return {{joined(top, relative), language, nullptr, true}, joined(real_root.native(), relative)};
+    return walked.substr(skip);
   }
-  fs::path relative = path.lexically_relative(root);
-  return {{path.lexically_normal().string(), language, nullptr, true},
-          (real_root / relative).lexically_normal().string()};
+  return std::nullopt;
+}
+
+// The real path of what the walk reached at `path` without a link.
+std::string walked_real(const fs::path& root, const fs::path& real_root, const fs::path& path) {
+  if (path == root) return real_root.native();
+  if (std::optional<std::string_view> relative = below_root(root, path)) return joined(real_root.native(), *relative);
+  return (real_root / path.lexically_relative(root)).lexically_normal().string();
+}
+
+// A regular file the walk of `root` reached without a link.
+Found walked_file(const fs::path& root, const fs::path& real_root, const fs::path& path, Language language) {
+  std::optional<std::string_view> relative = below_root(root, path);
+  std::string normal = relative ? joined(root.native(), *relative) : path.lexically_normal().string();
+  return {{std::move(normal), language, nullptr, true}, walked_real(root, real_root, path)};
 }
 
 // A link met while walking `root`: its real file is checked when it lies inside the tree.
@@ -252,7 +263,8 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       Frame frame{directory, {}, 0};
       if (read_entries(directory, frame.entries, searchable, failure) && filter != nullptr &&
           filter->listings != nullptr) {
-        filter->listings->adopt(absolute_path(directory).lexically_normal().native(), frame.entries);
+        filter->listings->adopt(absolute_path(directory).lexically_normal().native(), frame.entries,
+                                walked_real(root, real_root, directory));
       }
       return frame;
     };

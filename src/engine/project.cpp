@@ -112,6 +112,11 @@ fs::path ProjectIndex::start_of(const fs::path& path, const fs::file_status& lin
 
 std::optional<fs::path> ProjectIndex::real_directory(const fs::path& directory) {
   if (auto it = real_directories_.find(directory.native()); it != real_directories_.end()) return as_path(it->second);
+  // A walk that listed the directory knows its real path.
+  if (std::optional<std::string> walked = listings_.real_path(directory.native())) {
+    real_directories_.emplace(directory.native(), *walked);
+    return fs::path(std::move(*walked));
+  }
   std::optional<fs::path> real;
   std::error_code error;
   fs::path name = directory.filename();

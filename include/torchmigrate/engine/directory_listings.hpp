@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -27,8 +28,12 @@ class DirectoryListings {
   bool has_regular_file_where(const std::string& directory, const std::function<bool(std::string_view name)>& wanted);
 
   // Takes `directory`'s entries (names with their readdir d_type) from a walk that read it, so
-  // that it is not read again. A directory already listed keeps its listing.
-  void adopt(const std::string& directory, const std::vector<std::pair<std::string, unsigned char>>& entries);
+  // that it is not read again, and its real path when the walk knows it (it followed no link to
+  // get there). A directory already listed keeps its listing.
+  void adopt(const std::string& directory, const std::vector<std::pair<std::string, unsigned char>>& entries,
+             std::string real = {});
+  // The real path a walk gave with the directory's listing; nothing when none did.
+  std::optional<std::string> real_path(const std::string& directory);
 
   // Whether a listing keeps `name`: only the names the walk asks about are kept, so a listing
   // costs memory for those alone. Another name is looked up on disk.
@@ -42,7 +47,11 @@ class DirectoryListings {
   static Kind kind_of_type(unsigned char type);  // from a d_type
 
   std::mutex mutex_;
-  std::unordered_map<std::string, Listing> listings_;
+  struct Listed {
+    Listing entries;
+    std::string real;  // empty: not known
+  };
+  std::unordered_map<std::string, Listed> listings_;
 };
 
 }  // namespace torchmigrate::engine

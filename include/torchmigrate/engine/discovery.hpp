@@ -63,7 +63,8 @@ struct DiscoveryFilter {
   // Apply `excluded` to paths named on the command line too (pre-commit passes every file).
   bool force_exclude = false;
   // Given each walked directory's entries from the walk's own read, keyed as the configuration
-  // resolver asks (absolute, lexically normal), so that the filters above need not read it again.
+  // resolver asks (absolute, lexically normal), so that the filters above need not read it again,
+  // with its real path (the walk followed no link to reach it).
   DirectoryListings* listings = nullptr;
 };
 Discovery discover(const std::vector<std::string>& paths, const buildfiles::ExtraExtensions& build_extensions = {},

@@ -138,6 +138,25 @@ TEST_CASE("The per-directory project look-up resolves links like the uncached on
   CHECK(index.root_of(root / "real/pkg/to_other.py") == root / "other");
 }
 
+TEST_CASE("A walk through a linked root tells the project look-up each directory's real path") {
+  TempProject tree;
+  fs::path root = write_sibling_projects(tree, "real/pkg");
+  fs::create_directory_symlink(root / "real", root / "alias");
+  DirectoryListings listings;
+  DiscoveryFilter filter;
+  filter.listings = &listings;
+  Discovery walked = discover({(root / "alias").string()}, {}, &filter);
+  REQUIRE_FALSE(walked.files.empty());
+  CHECK(listings.real_path((root / "alias" / "pkg").string()) == (root / "real" / "pkg").string());
+  CHECK(listings.real_path((root / "alias").string()) == (root / "real").string());
+  ProjectIndex index(nullptr, {}, &listings);
+  for (const DiscoveredFile& file : walked.files) {
+    INFO(file.path);
+    CHECK(index.root_of(file.path) == project_root_of(file.path));
+    CHECK(index.root_of(file.path) == root / "real");
+  }
+}
+
 TEST_CASE("Only a regular file the walk reached is plain; a link named on the command line is looked at") {
   TempProject tree;
   fs::path root = write_sibling_projects(tree, "real");
