@@ -177,6 +177,8 @@ bool read_entries(const fs::path& directory, Entries& entries, bool& searchable,
     }
   }
   ::close(fd);
+  // By name, so that the depth-first walk of one root meets its files in path_order.
+  std::sort(entries.begin(), entries.end());
   return true;
 }
 
@@ -313,8 +315,10 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       }
     }
   }
-  std::sort(found.begin(), found.end(),
-            [](const Found& a, const Found& b) { return path_order(a.file.path, b.file.path); });
+  // Already in order when one root was walked: a directory's entries are sorted by name, which
+  // for each entry's subtree is path_order's order too ('/' sorts first).
+  auto in_order = [](const Found& a, const Found& b) { return path_order(a.file.path, b.file.path); };
+  if (!std::is_sorted(found.begin(), found.end(), in_order)) std::sort(found.begin(), found.end(), in_order);
   std::unordered_set<std::string_view> seen;  // views of `found`'s real paths
   seen.reserve(found.size());
   result.files.reserve(found.size());  // the list lives for the whole run: no spare capacity
