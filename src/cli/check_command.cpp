@@ -17,6 +17,7 @@
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/cli/check_output.hpp"
 #include "torchmigrate/cli/commands.hpp"
+#include "torchmigrate/cli/kept_until_exit.hpp"
 #include "torchmigrate/cli/phase_times.hpp"
 #include "torchmigrate/cli/progress.hpp"
 #include "torchmigrate/cli/project_context.hpp"
@@ -24,17 +25,17 @@
 #include "torchmigrate/cli/shard.hpp"
 #include "torchmigrate/cli/shard_result.hpp"
 #include "torchmigrate/cli/stdin_input.hpp"
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/linter.hpp"
-#include "torchmigrate/engine/parallel.hpp"
-#include "torchmigrate/engine/session.hpp"
-#include "torchmigrate/engine/torch_range.hpp"
 #include "torchmigrate/engine/add_noqa.hpp"
 #include "torchmigrate/engine/baseline.hpp"
+#include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/discovery.hpp"
 #include "torchmigrate/engine/file_io.hpp"
-#include "torchmigrate/engine/workspace.hpp"
+#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/parallel.hpp"
 #include "torchmigrate/engine/result_cache.hpp"
+#include "torchmigrate/engine/session.hpp"
+#include "torchmigrate/engine/torch_range.hpp"
+#include "torchmigrate/engine/workspace.hpp"
 #include "torchmigrate/output/report.hpp"
 #include "torchmigrate/output/unified_diff.hpp"
 
@@ -248,7 +249,8 @@ int run_check(const CheckOptions& options) {
   }
   std::optional<std::filesystem::path> config_path;
   if (!options.config_path.empty()) config_path = options.config_path;
-  engine::Workspace workspace(catalog, checks::builtin_registry(), overrides, config_path, options.isolated);
+  engine::Workspace& workspace =
+      kept_until_exit<engine::Workspace>(catalog, checks::builtin_registry(), overrides, config_path, options.isolated);
   try {
     return run_check_in(options, workspace);
   } catch (const engine::ConfigError& error) {
@@ -304,7 +306,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
     return close_output_file(options.output_file, output_file, exit_code);
   };
 
-  engine::Discovery discovery;
+  engine::Discovery& discovery = kept_until_exit<engine::Discovery>();
   // Projects list their files from this run's walk while it lasts (declared after `discovery`,
   // so forgotten before that is gone); a sharded run keeps only its share, so it walks anew.
   class WalkAdoption {
@@ -365,7 +367,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
                                                              : engine::FixMode::Report;
   if (options.add_noqa) mode = engine::FixMode::Report;
   // The cache serves report runs only: fixing always works on fresh findings.
-  std::optional<engine::ResultCache> cache;
+  std::optional<engine::ResultCache>& cache = kept_until_exit<std::optional<engine::ResultCache>>();
   if (!options.no_cache && mode == engine::FixMode::Report) {
     cache = engine::open_result_cache(options.cache_dir, first_config, std::cerr);
   }
@@ -374,10 +376,10 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   // shard carries whole texts: only a plain report can do with the lines it shows.
   const bool whole_texts = mode != engine::FixMode::Report || options.add_noqa || !options.baseline.empty() ||
                            !options.write_baseline.empty() || shard_run;
-  std::vector<engine::FileOutcome> outcomes = engine::run_session(
+  std::vector<engine::FileOutcome>& outcomes = kept_until_exit<std::vector<engine::FileOutcome>>(engine::run_session(
       linters, discovery.files, mode, jobs, cache ? &*cache : nullptr, options.follow_links,
       [&](const engine::FileOutcome& outcome) { progress_line.file_done(outcome.diagnostics.size()); },
-      whole_texts ? engine::TextKept::Whole : engine::TextKept::ShownLines);
+      whole_texts ? engine::TextKept::Whole : engine::TextKept::ShownLines));
   progress_line.finish();
   // One write for the whole run, before any early return below.
   if (cache) cache->save();
@@ -487,7 +489,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
     return finish(failed && !options.exit_zero ? kExitFindings : kExitClean);
   }
 
-  output::Report report;
+  output::Report& report = kept_until_exit<output::Report>();
   report.catalog = &catalog;
   report.settings = &first_linter.settings();
   report.fix_mode = mode == engine::FixMode::Apply;

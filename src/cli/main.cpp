@@ -2,10 +2,13 @@
 // Entry point: parses the command line and hands over to one subcommand.
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/cli/completion.hpp"
+#include "torchmigrate/cli/kept_until_exit.hpp"
 #include "torchmigrate/cli/merge_command.hpp"
 #include "torchmigrate/cli/report_command.hpp"
 #include "torchmigrate/cli/suggest.hpp"
@@ -13,7 +16,9 @@
 #include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/version.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_command(int argc, char** argv) {
   using namespace torchmigrate::cli;
   torchmigrate::engine::ReleaseNames release = torchmigrate::engine::builtin_release_names();
   CLI::App app{fmt::format("torchmigrate: find, explain and fix what breaks when upgrading PyTorch {} to {}",
@@ -99,4 +104,19 @@ int main(int argc, char** argv) {
     return kExitClean;
   }
   return kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int exit_code = run_command(argc, argv);
+  if constexpr (!torchmigrate::cli::kFreeAtExit) {
+    // What is left to destroy is the process's to reclaim (cli/kept_until_exit.hpp); every
+    // report, fixed file and cache was written and closed before the command returned.
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    std::_Exit(exit_code);
+  }
+  return exit_code;
 }
