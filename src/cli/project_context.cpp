@@ -44,8 +44,11 @@ std::map<fs::path, engine::FileContext> projects_of_run(engine::Workspace& works
                                                        const std::vector<engine::DiscoveredFile>& files,
                                                        const std::vector<std::string>& paths) {
   std::map<fs::path, engine::FileContext> by_root;
+  const engine::Project* last = nullptr;  // files come by directory: most share the one before
   for (const engine::DiscoveredFile& file : files) {
     engine::FileContext context = workspace.context_for(file.path, file.plain);
+    if (context.project.get() == last) continue;
+    last = context.project.get();
     by_root.try_emplace(context.project->root(), context);
   }
   if (by_root.empty() && !paths.empty()) {

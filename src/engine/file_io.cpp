@@ -80,9 +80,9 @@ FileStamp stamp_of(const struct stat& info) {
           nanoseconds(info.st_mtim), nanoseconds(info.st_ctim)};
 }
 
-std::optional<FileStamp> stamp_file(const fs::path& path) {
+std::optional<FileStamp> stamp_file(const char* path) {
   struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) return std::nullopt;
+  if (::stat(path, &info) != 0) return std::nullopt;
   return stamp_of(info);
 }
 

@@ -340,6 +340,8 @@ std::unique_ptr<Snapshot> read_snapshot(const fs::path& file) {
     Reader in(body);
     require(in.str() == kVersion && in.str() == catalog_hash());
     uint32_t count = in.count(kLeastEntry);
+    snapshot->entries.reserve(count);
+    snapshot->stamped.reserve(count);
     for (uint32_t i = 0; i < count; ++i) {
       std::string_view key = in.str();
       require(key.size() == 2 * kSlotSize);

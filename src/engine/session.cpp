@@ -67,7 +67,7 @@ FileOutcome process(const Linter& linter, const DiscoveredFile& file, FixMode mo
   // Stamped before reading only when an entry could spare the read; otherwise the stamp comes
   // from the opened file (a stat of the path per file was most of what writing a cache cost).
   std::optional<ResultCache::FileStamp> stamp =
-      cached_run && !file.contents && factless && cache->has_stamp(factless_slot) ? ResultCache::stamp(file.path)
+      cached_run && !file.contents && factless && cache->has_stamp(factless_slot) ? stamp_file(file.path.c_str())
                                                                                   : std::nullopt;
   // Unchanged since a run that found nothing in it: not even read. A file keyed by its text has
   // an entry under the factless key only if its text read no fact, and while its stamp holds,

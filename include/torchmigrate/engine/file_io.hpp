@@ -30,7 +30,8 @@ struct FileStamp {
 };
 
 // nullopt when the file cannot be stat'ed.
-std::optional<FileStamp> stamp_file(const std::filesystem::path& path);
+std::optional<FileStamp> stamp_file(const char* path);
+inline std::optional<FileStamp> stamp_file(const std::filesystem::path& path) { return stamp_file(path.c_str()); }
 FileStamp stamp_of(const struct ::stat& info);
 
 struct ReadResult {
