@@ -14,8 +14,6 @@
 #include <map>
 #include <mutex>
 #include <set>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "embedded_rules.hpp"
 #include "torchmigrate/engine/content_hash.hpp"
@@ -296,11 +294,33 @@ struct Stored {
 
 // The cache file as read: its entries point into `bytes`, which never changes after reading.
 struct Snapshot {
-  std::string bytes;
+  struct Entry {
+    std::string_view key;
+    Stored stored;
+  };
+  std::unique_ptr<char[]> bytes;  // not a string: the whole file would be zeroed before the read
+  size_t size = 0;
   std::optional<Stamp> stamp;  // none: there was no file
-  std::unordered_map<std::string_view, Stored> entries;
-  // slot -> its entry, for entries with a file stamp (an unordered_map's elements stay in place)
-  std::unordered_map<std::string_view, const std::pair<const std::string_view, Stored>*> stamped;
+  // By key, one entry per key: save() writes them sorted, so they are read in order, without a
+  // node per entry (a warm run looks up every file of the tree in here).
+  std::vector<Entry> entries;
+
+  [[nodiscard]] const Entry* find(std::string_view key) const {
+    auto found = std::lower_bound(entries.begin(), entries.end(), key,
+                                  [](const Entry& entry, std::string_view wanted) { return entry.key < wanted; });
+    return found != entries.end() && found->key == key ? &*found : nullptr;
+  }
+  // The entry of `slot` that records the checked file's stamp (the last, should there be more).
+  [[nodiscard]] const Entry* stamped(std::string_view slot) const {
+    auto first = std::lower_bound(entries.begin(), entries.end(), slot,
+                                  [](const Entry& entry, std::string_view wanted) { return entry.key < wanted; });
+    const Entry* found = nullptr;
+    for (auto it = first; it != entries.end() && it->key.starts_with(slot); ++it) {
+      if (it->stored.file) found = &*it;
+    }
+    return found;
+  }
+  [[nodiscard]] size_t index_of(const Entry& entry) const { return static_cast<size_t>(&entry - entries.data()); }
 };
 
 // Smallest encoding of an entry (key, settings, day, stamp flag, payload), for Reader::count.
@@ -317,10 +337,11 @@ std::unique_ptr<Snapshot> read_snapshot(const fs::path& file) {
   bool ok = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
   if (ok) {
     snapshot->stamp = stamp_of(info);
-    snapshot->bytes.resize(static_cast<size_t>(info.st_size));
+    snapshot->size = static_cast<size_t>(info.st_size);
+    snapshot->bytes = std::make_unique_for_overwrite<char[]>(snapshot->size);
     size_t done = 0;
-    while (ok && done < snapshot->bytes.size()) {
-      ssize_t got = ::read(fd, snapshot->bytes.data() + done, snapshot->bytes.size() - done);
+    while (ok && done < snapshot->size) {
+      ssize_t got = ::read(fd, snapshot->bytes.get() + done, snapshot->size - done);
       if (got < 0 && errno == EINTR) continue;
       ok = got > 0;
       if (ok) done += static_cast<size_t>(got);
@@ -328,20 +349,20 @@ std::unique_ptr<Snapshot> read_snapshot(const fs::path& file) {
   }
   ::close(fd);
   if (!ok) {
-    snapshot->bytes.clear();
+    snapshot->size = 0;
     return snapshot;
   }
-  std::string_view bytes = snapshot->bytes;
+  std::string_view bytes(snapshot->bytes.get(), snapshot->size);
   size_t newline = bytes.find('\n');
   if (newline == std::string_view::npos) return snapshot;
   std::string_view body = bytes.substr(newline + 1);
   if (bytes.substr(0, newline + 1) != header(body)) return snapshot;
+  std::vector<Snapshot::Entry>& entries = snapshot->entries;
   try {
     Reader in(body);
     require(in.str() == kVersion && in.str() == catalog_hash());
     uint32_t count = in.count(kLeastEntry);
-    snapshot->entries.reserve(count);
-    snapshot->stamped.reserve(count);
+    entries.reserve(count);
     for (uint32_t i = 0; i < count; ++i) {
       std::string_view key = in.str();
       require(key.size() == 2 * kSlotSize);
@@ -350,14 +371,18 @@ std::unique_ptr<Snapshot> read_snapshot(const fs::path& file) {
       entry.day = in.u32();
       entry.file = read_stamp(in);
       entry.payload = in.str();
-      const auto& stored = *snapshot->entries.emplace(key, entry).first;
-      if (entry.file) snapshot->stamped.insert_or_assign(key.substr(0, kSlotSize), &stored);
+      entries.push_back({key, entry});
     }
     require(in.done());
   } catch (const Rejected&) {
-    snapshot->entries.clear();
-    snapshot->stamped.clear();
+    entries.clear();
   }
+  // A file written by another tool, or by hand, may be out of order or repeat a key: the first
+  // of a key counts.
+  auto by_key = [](const Snapshot::Entry& a, const Snapshot::Entry& b) { return a.key < b.key; };
+  if (!std::is_sorted(entries.begin(), entries.end(), by_key)) std::stable_sort(entries.begin(), entries.end(), by_key);
+  auto same_key = [](const Snapshot::Entry& a, const Snapshot::Entry& b) { return a.key == b.key; };
+  entries.erase(std::unique(entries.begin(), entries.end(), same_key), entries.end());
   return snapshot;
 }
 
@@ -406,7 +431,7 @@ struct ResultCache::State {
 
   std::mutex mutex;                    // guards what follows
   std::map<std::string, Fresh> fresh;  // stored this run
-  std::unordered_set<std::string_view> used;    // keys of `disk` served this run (into its bytes)
+  std::vector<bool> used;              // by index into `disk`'s entries: served this run
   std::map<std::string_view, Stamp> restamped;  // served keys of `disk` whose file now has a trustworthy stamp
   int64_t opened_ns = 0;                   // when the run opened the cache (wall clock)
   bool dirty = false;                  // something to save
@@ -458,6 +483,7 @@ std::optional<ResultCache> ResultCache::open(const fs::path& directory, const st
   state->opened_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   state->disk = read_snapshot(state->file());
+  state->used.assign(state->disk->entries.size(), false);
   return ResultCache(std::move(state));
 }
 
@@ -483,14 +509,14 @@ std::string ResultCache::key(const std::string& slot, std::string_view text) {
   return slot + cache_hash({slot, std::string_view("\0", 1), text});
 }
 
-bool ResultCache::has_stamp(const std::string& slot) const { return state_->disk->stamped.contains(slot); }
+bool ResultCache::has_stamp(const std::string& slot) const { return state_->disk->stamped(slot) != nullptr; }
 
 bool ResultCache::unchanged_without_findings(const std::string& slot, std::string_view fingerprint,
                                              const FileStamp& stamp) const {
   State& state = *state_;
-  auto found = state.disk->stamped.find(slot);
-  if (found == state.disk->stamped.end()) return false;
-  const auto& [key, stored] = *found->second;
+  const Snapshot::Entry* found = state.disk->stamped(slot);
+  if (found == nullptr) return false;
+  const Stored& stored = found->stored;
   try {
     require(stored.file == stamp && stored.settings == fingerprint);
     // Ranges are checked against the text, which is not read here: only an entry without
@@ -500,7 +526,7 @@ bool ResultCache::unchanged_without_findings(const std::string& slot, std::strin
     return false;
   }
   std::lock_guard lock(state.mutex);
-  state.used.insert(key);
+  state.used[state.disk->index_of(*found)] = true;
   if (stored.day < state.today) state.dirty = true;
   return true;
 }
@@ -529,8 +555,8 @@ std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key,
   State& state = *state_;
   std::string fresh_settings, fresh_payload;
   std::string_view stored_settings, payload;
+  const Snapshot::Entry* disk_entry = nullptr;  // in the snapshot, which outlives the run's bookkeeping
   const Stored* stored = nullptr;
-  std::string_view disk_key;  // into the snapshot's bytes, which outlive the run's bookkeeping
   {
     std::lock_guard lock(state.mutex);
     if (auto it = state.fresh.find(key); it != state.fresh.end()) {
@@ -538,9 +564,9 @@ std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key,
       fresh_payload = it->second.payload;
       stored_settings = fresh_settings;
       payload = fresh_payload;
-    } else if (auto found = state.disk->entries.find(key); found != state.disk->entries.end()) {
-      disk_key = found->first;
-      stored = &found->second;  // `disk` is immutable: safe to read without the lock
+    } else if (const Snapshot::Entry* found = state.disk->find(key)) {
+      disk_entry = found;
+      stored = &found->stored;  // `disk` is immutable: safe to read without the lock
       stored_settings = stored->settings;
       payload = stored->payload;
     } else {
@@ -556,13 +582,13 @@ std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key,
   }
   if (stored != nullptr) {
     std::lock_guard lock(state.mutex);
-    state.used.insert(disk_key);
+    state.used[state.disk->index_of(*disk_entry)] = true;
     // Its day is refreshed at most once a day: a warm run of an unchanged tree writes nothing.
     if (stored->day < state.today) state.dirty = true;
     // A checkout the cache has not seen (another clone, a CI restore) is read once, then served
     // by its stamps.
     if (std::optional<FileStamp> fresh = trustworthy(stamp, state.opened_ns); fresh && stored->file != fresh) {
-      state.restamped.insert_or_assign(disk_key, *fresh);
+      state.restamped.insert_or_assign(disk_entry->key, *fresh);
       state.dirty = true;
     }
   }
@@ -602,8 +628,9 @@ void ResultCache::save() const {
     out[key] = {entry.settings, state.today, entry.file, entry.payload};
     slots.insert(std::string_view(key).substr(0, kSlotSize));
   }
-  for (std::string_view key : state.used) {
-    Stored entry = state.disk->entries.at(key);
+  for (size_t index = 0; index < state.used.size(); ++index) {
+    if (!state.used[index]) continue;
+    auto [key, entry] = state.disk->entries[index];
     entry.day = state.today;
     if (auto restamped = state.restamped.find(key); restamped != state.restamped.end()) entry.file = restamped->second;
     out.emplace(key, entry);
