@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/cli/completion.hpp"
@@ -18,13 +20,23 @@
 
 namespace {
 
+std::string version_line() {
+  std::string revision = *torchmigrate::kRevision != '\0' ? std::string(" (") + torchmigrate::kRevision + ")" : "";
+  return std::string("torchmigrate ") + torchmigrate::kVersion + revision;
+}
+
 int run_command(int argc, char** argv) {
   using namespace torchmigrate::cli;
+  // Scripts and installers probe with `--version`: answered before the command line, every
+  // subcommand and option, is built (a fifth of its time after the loader's).
+  if (argc == 2 && std::string_view(argv[1]) == "--version") {
+    std::cout << version_line() << '\n';
+    return kExitClean;
+  }
   torchmigrate::engine::ReleaseNames release = torchmigrate::engine::builtin_release_names();
   CLI::App app{fmt::format("torchmigrate: find, explain and fix what breaks when upgrading PyTorch {} to {}",
                            release.from, release.to)};
-  std::string revision = *torchmigrate::kRevision != '\0' ? std::string(" (") + torchmigrate::kRevision + ")" : "";
-  app.set_version_flag("--version", std::string("torchmigrate ") + torchmigrate::kVersion + revision);
+  app.set_version_flag("--version", version_line());
   app.require_subcommand(1);
 
   CheckOptions check_options;

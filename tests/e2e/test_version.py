@@ -24,6 +24,14 @@ class Version(unittest.TestCase):
             known = subprocess.run(["git", "-C", str(SOURCE_DIR), "cat-file", "-e", match.group(2) + "^{commit}"])
             self.assertEqual(0, known.returncode, match.group(2))
 
+    def test_the_short_path_answers_as_the_command_line_does(self):
+        # `--version` alone is answered before the command line is built; followed by a
+        # subcommand, the parsed command line answers.
+        alone = run("--version", check_exit=0)
+        parsed = run("--version", "check", check_exit=0)
+        self.assertEqual(alone.stdout, parsed.stdout)
+        self.assertEqual("", alone.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
