@@ -157,8 +157,11 @@ bool read_entries(const fs::path& directory, Entries& entries, bool& searchable,
     if (fd >= 0) ::close(fd);
     return false;
   }
-  // Every class may search it (the usual 0755): no need to ask the kernel for this process.
-  searchable = (info.st_mode & 0111) == 0111 || ::access(directory.c_str(), X_OK) == 0;
+  // The owner's search bit is all an access list leaves to the owner, and root searches any
+  // directory: only someone else's directory needs the kernel's answer.
+  uid_t user = ::geteuid();
+  searchable =
+      user == 0 || (info.st_uid == user && (info.st_mode & S_IXUSR) != 0) || ::access(directory.c_str(), X_OK) == 0;
   alignas(dirent64) std::array<char, 16384> buffer;
   for (;;) {
     ssize_t got = ::getdents64(fd, buffer.data(), buffer.size());
@@ -298,6 +301,8 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
         bool searchable = false;
         Frame below = read(path, searchable, failure);
         if (excluded(path, true)) continue;
+        // Gone or replaced since its parent was listed: nothing left to check.
+        if (failure == std::errc::no_such_file_or_directory || failure == std::errc::not_a_directory) continue;
         if (failure == std::errc::permission_denied || (!failure && !searchable)) {
           result.errors.push_back(path.string() + ": cannot be listed (permission denied); skipped");
         } else if (failure && failure != std::errc::permission_denied) {

@@ -92,23 +92,26 @@ bool GitIgnore::is_ignored(const fs::path& path, bool is_directory) {
     return directory(normal_absolute(path)).ignored;
   }
   // A walk asks about the files of one directory in a row: the directory as the caller spelled it
-  // finds the last answer without making the absolute path again.
+  // finds the last answer without making the absolute path again. Only a plain name below a
+  // parent without a trailing '/' is spelled so that the two give the file's directory and name.
   std::string_view given = path.native();
   std::string_view given_parent = parent_of(given);
-  bool plain_name = given_parent.size() < given.size() && given_parent != given;
+  size_t slash = given.rfind('/');
+  std::string_view given_name = slash == std::string_view::npos ? given : given.substr(slash + 1);
+  bool plain = !given_name.empty() && given_name != "." && given_name != ".." &&
+               (given_parent.size() <= 1 || !given_parent.ends_with('/'));
   const Directory* parent = nullptr;
   std::string_view name;
   std::string absolute;
-  if (plain_name && last_parent_ != nullptr && given_parent == last_given_parent_) {
+  if (plain && last_parent_ != nullptr && given_parent == last_given_parent_) {
     parent = last_parent_;
-    name = given.substr(given_parent.size() + (given_parent.empty() || given_parent.ends_with('/') ? 0 : 1));
-  }
-  if (parent == nullptr || name.empty() || name == "." || name == "..") {
+    name = given_name;
+  } else {
     absolute = normal_absolute(path);
     std::string_view directory_part = parent_of(absolute);
     name = std::string_view(absolute).substr(directory_part.size() + (directory_part.size() > 1));
     parent = &directory(std::string(directory_part));
-    last_parent_ = plain_name ? parent : nullptr;
+    last_parent_ = plain ? parent : nullptr;
     last_given_parent_ = given_parent;
   }
   if (parent->repository == nullptr) return false;

@@ -244,3 +244,27 @@ TEST_CASE("A .gitignore that is no regular file is read as empty, never waited o
   GitIgnore gitignore;
   CHECK_FALSE(gitignore.is_ignored(repo / "a.py", false));
 }
+
+TEST_CASE("The last directory remembered never answers for a path spelled otherwise") {
+  torchmigrate::testing::TempDir tree;
+  fs::path root = fs::canonical(tree.path);
+  git_init(root / "repo");
+  tree.write("repo/.gitignore", "sub/y.py\n/top.py\n");
+  tree.write("repo/sub/y.py", "");
+  tree.write("repo/top.py", "");
+  const std::string repo = (root / "repo").string();
+  // Pairs asked in a row: the first may leave a directory remembered, the second must not take it.
+  const std::vector<std::pair<std::string, std::string>> rows = {
+      {repo + "/sub/", repo + "/sub/y.py"},   {repo + "/sub/.", repo + "/sub/y.py"},
+      {repo + "/sub/..", repo + "/sub/y.py"}, {repo + "/sub/y.py", repo + "/sub//y.py"},
+      {repo + "//top.py", repo + "/top.py"},  {repo + "/sub/y.py", repo + "/sub/../top.py"},
+      {repo + "/top.py", repo + "/sub/y.py"},
+  };
+  for (const auto& [first, second] : rows) {
+    INFO(first << " then " << second);
+    GitIgnore walked;
+    (void)walked.is_ignored(first, false);
+    CHECK(walked.is_ignored(second, false) == GitIgnore().is_ignored(second, false));
+    CHECK(GitIgnore().is_ignored(second, false));
+  }
+}
