@@ -6,12 +6,12 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
+
+#include "torchmigrate/core/string_map.hpp"
 
 namespace torchmigrate::engine {
 
@@ -56,11 +56,7 @@ class IgnorePatterns {
   // A file's patterns are many (300 lines is common) and a walk asks about every file, so the
   // names and `*suffix` patterns without a `/` are looked up by the name, and only the others
   // are tried one by one. Case-sensitive only; core.ignoreCase tries every pattern.
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
-  };
-  using Index = std::unordered_map<std::string, std::vector<uint32_t>, Hash, std::equal_to<>>;
+  using Index = StringMap<std::vector<uint32_t>>;
 
   std::vector<Pattern> patterns_;
   Index by_name_;                     // basename-only literals, by their text

@@ -12,11 +12,11 @@
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
+
+#include "torchmigrate/core/string_map.hpp"
 
 #include "torchmigrate/engine/catalog.hpp"
 #include "torchmigrate/engine/word_scan.hpp"
@@ -46,12 +46,7 @@ class Prefilter {
   size_t slot_count_ = 0;
   // Per rule: its slots; the first is `triggers`, the rest its `trigger_groups`.
   std::vector<std::vector<size_t>> rule_slots_;
-  // Looked up by std::string_view without a copy (a transparent hash).
-  struct WordHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view word) const { return std::hash<std::string_view>{}(word); }
-  };
-  std::unordered_map<std::string, std::vector<WordTail>, WordHash, std::equal_to<>> words_;  // by first word
+  StringMap<std::vector<WordTail>> words_;  // by first word, looked up by a slice of the text
   std::vector<Scan> scans_;
   // Per first byte, bit n set when some trigger's first word has that byte and length n: most
   // words of a file are rejected here, without hashing them.
