@@ -6,15 +6,20 @@
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <optional>
+#include <string_view>
 #include <thread>
 #include <vector>
 
 namespace torchmigrate::engine {
 
-inline unsigned default_jobs() {
-  unsigned cores = std::thread::hardware_concurrency();
-  return cores == 0 ? 1 : cores;
-}
+// The processors this process may run on: those of its affinity mask (`taskset`, a pinned CI
+// job), fewer when its cgroup's CPU quota allows fewer (a container's `--cpus`), as Rust's
+// available_parallelism counts them. std::thread::hardware_concurrency counts the machine's.
+unsigned default_jobs();
+// Whole processors a cgroup v2 `cpu.max` line allows ("200000 100000": 2; "150000 100000": 2;
+// "max 100000": no limit).
+std::optional<unsigned> cores_of_cpu_max(std::string_view line);
 
 inline void parallel_for(size_t count, unsigned jobs, const std::function<void(size_t)>& body) {
   if (jobs <= 1 || count <= 1) {
