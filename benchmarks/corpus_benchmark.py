@@ -12,7 +12,10 @@ Runs, interleaved, medians of `--repeat` runs, one thread each (CPU is what is c
 - torchmigrate `--select ALL` on the whole tree (C/C++ and build files too, libclang loaded when
   there are C/C++ files): not comparable with the Python-only peers, shown for the total;
 - the C/C++ scan: torchmigrate on the tree's C/C++/CUDA files only, against `rg -l` of the C/C++
-  rules' trigger words on the same files (the goal is at most 3x ripgrep).
+  rules' trigger words on the same files (the goal is at most 3x ripgrep);
+- with `--jobs N` above 1, the same thread count for both: torchmigrate `--select ALL -jN` on the
+  whole tree (its walk and its checks overlap) against ast-grep `-jN` on the tree, and the
+  baseline build at `-jN` too (wall time is what more threads buy).
 Then checks that the prefilter changed no finding on this corpus (parse notes TM900/TM901 aside:
 without the prefilter every file is parsed, so more syntax errors are reported).
 """
@@ -66,8 +69,8 @@ def run_corpus(options):
         # The peers read the .py files only, so torchmigrate is given exactly those.
         python_args = [str(path) for path in python_files]
 
-        def tm(program, env=None, name=None, select=("--select", "ALL"), paths=None):
-            argv = [program, "check", *(paths or python_args), *select, "-j1", "--no-cache", "--output-format",
+        def tm(program, env=None, name=None, select=("--select", "ALL"), paths=None, jobs=1):
+            argv = [program, "check", *(paths or python_args), *select, f"-j{jobs}", "--no-cache", "--output-format",
                     "json", "--exit-zero"]
             return Run(name, argv, count_json_array, env=env)
 
@@ -117,6 +120,21 @@ def run_corpus(options):
         if options.baseline:
             before = tm(str(Path(options.baseline).resolve()), name="baseline torchmigrate --select ALL -j1")
             runs.append(before)
+        threaded = []  # (ours, theirs) at options.jobs threads
+        if options.jobs > 1:
+            jobs = options.jobs
+            ours = tm(binary, name=f"torchmigrate --select ALL -j{jobs}, whole tree", paths=[str(corpus)], jobs=jobs)
+            runs.append(ours)
+            if ast_grep:
+                theirs = Run(f"ast-grep scan -j{jobs} (4 rules)", [ast_grep, "scan", "-c", AST_GREP_RULES, "-j",
+                                                                 str(jobs), "--json=stream", corpus], count_lines)
+                runs.append(theirs)
+                threaded.append((ours, theirs))
+            if options.baseline:
+                older = tm(str(Path(options.baseline).resolve()), paths=[str(corpus)], jobs=jobs,
+                           name=f"baseline --select ALL -j{jobs}, whole tree")
+                runs.append(older)
+                threaded.append((ours, older))
 
         for run in runs:
             run.warm_up(scratch)
@@ -136,11 +154,11 @@ def run_corpus(options):
         for run in runs:
             print(run.row())
         print()
-        peers = [run for run in runs if run not in (after, default_rules, no_prefilter, whole_tree, before, cxx_scan,
-                                                    rg_cxx)]
+        ours_only = (after, default_rules, no_prefilter, whole_tree, before, cxx_scan, rg_cxx)
+        peers = [run for run in runs if run not in ours_only and not any(run in pair for pair in threaded)]
         for ours, theirs in [(after, peer) for peer in peers] + [(default_rules, peer) for peer in peers] + \
                 [(after, no_prefilter)] + ([(after, before)] if before is not None else []) + \
-                ([(cxx_scan, rg_cxx)] if cxx_scan and rg_cxx else []):
+                ([(cxx_scan, rg_cxx)] if cxx_scan and rg_cxx else []) + threaded:
             print(f"  ratio {ours.name} / {theirs.name}: "
                   f"wall {ratio(statistics.median(ours.wall), statistics.median(theirs.wall)):.2f}, "
                   f"CPU {ratio(statistics.median(ours.cpu), statistics.median(theirs.cpu)):.2f}, "

@@ -182,7 +182,7 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("-p", options.compile_database_dir,
                      "Directory holding compile_commands.json for C/C++/CUDA files (default: searched upwards)")
       ->check(CLI::ExistingDirectory);
-  command.add_option("-j,--jobs", options.jobs, "Worker threads (default: all cores)");
+  command.add_option("-j,--jobs", options.jobs, "Worker threads (default: the processors this process may use)");
   command.add_option("--color", options.color,
                      "Colour the text report: auto (on a terminal; NO_COLOR and FORCE_COLOR are honoured), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
@@ -306,6 +306,31 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
     return close_output_file(options.output_file, output_file, exit_code);
   };
 
+  engine::FixMode mode = options.diff                      ? engine::FixMode::Diff
+                         : options.fix || options.fix_only ? engine::FixMode::Apply
+                                                           : engine::FixMode::Report;
+  if (options.add_noqa) mode = engine::FixMode::Report;
+  // A plain report checks files while the walk still finds them. Fixes wait for the whole walk,
+  // so that a bad configuration anywhere stops the run before a file is written; a shard needs
+  // the whole list to take its share; with one job the walking thread is the only worker anyway.
+  const bool streamed = !from_stdin && options.shard.empty() && !options.show_files && !options.add_noqa &&
+                        mode == engine::FixMode::Report && jobs > 1;
+  // Baselines fingerprint a finding by its enclosing def or class, --add-noqa edits the file and a
+  // shard's JSON carries whole texts: only a plain report can do with the lines it shows.
+  const bool whole_texts = mode != engine::FixMode::Report || options.add_noqa || !options.baseline.empty() ||
+                           !options.write_baseline.empty() ||
+                           (!options.shard.empty() && format_name == "json" && !options.statistics);
+  const engine::TextKept kept = whole_texts ? engine::TextKept::Whole : engine::TextKept::ShownLines;
+  workspace.set_compile_database_dir(options.compile_database_dir);
+  // The cache serves report runs only: fixing always works on fresh findings.
+  std::optional<engine::ResultCache>& cache = kept_until_exit<std::optional<engine::ResultCache>>();
+  if (!options.no_cache && !options.show_files && mode == engine::FixMode::Report) {
+    cache = engine::open_result_cache(options.cache_dir, first_config, std::cerr);
+  }
+  std::optional<ProgressLine> progress_line;
+  const bool show_progress = !options.quiet && !options.silent;
+  auto file_done = [&](const engine::FileOutcome& outcome) { progress_line->file_done(outcome.diagnostics.size()); };
+
   engine::Discovery& discovery = kept_until_exit<engine::Discovery>();
   // Projects list their files from this run's walk while it lasts (declared after `discovery`,
   // so forgotten before that is gone); a sharded run keeps only its share, so it walks anew.
@@ -319,6 +344,10 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
    private:
     engine::Workspace& workspace_;
   };
+  // Declared before `adoption`: when the walk throws, the walk is forgotten first, which wakes
+  // the workers that wait for it (a project's facts wait for the walk's file list), and then
+  // they are joined.
+  std::optional<engine::StreamedSession> session;
   std::optional<WalkAdoption> adoption;
   std::string stdin_bytes;
   if (from_stdin) {
@@ -326,10 +355,19 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
     if (auto file = stdin_file(options, workspace, stdin_bytes)) discovery.files.push_back(std::move(*file));
   } else {
     engine::DiscoveryFilter filter = workspace.filter(options.force_exclude);
+    if (streamed) {
+      progress_line.emplace(std::cerr, ProgressLine::kStillWalking, show_progress);
+      workspace.begin_walk();
+      adoption.emplace(workspace);  // a walk that throws must still wake whoever waits for it
+      session.emplace(jobs, cache ? &*cache : nullptr, file_done, kept);
+      // Each file's linter is resolved on the walking thread: a bad configuration stops the walk.
+      filter.found = [&](const engine::DiscoveredFile& file) { session->add(file, workspace.linter_for(file)); };
+    }
     discovery = engine::discover(paths, first_config.build_extensions, &filter);
     if (options.shard.empty()) {
       workspace.adopt_walk(paths, discovery.files);
-      adoption.emplace(workspace);  // in place: a temporary's destructor would forget the walk at once
+      // In place: a temporary's destructor would forget the walk at once.
+      if (!adoption) adoption.emplace(workspace);
     }
   }
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
@@ -343,18 +381,20 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
     discovery.files = files_of_shard(discovery.files, shard);
   }
   checked_files = discovery.files.size();
-  phases.end("discovery");
+  phases.end(streamed ? "discovery (checking meanwhile)" : "discovery");
   if (options.show_files) {
     for (const engine::DiscoveredFile& file : discovery.files) out << file.path << '\n';
     return finish(discovery.errors.empty() ? kExitClean : kExitUsage);
   }
 
   bool machine_readable = format_name != "concise" && format_name != "full";
-  workspace.set_compile_database_dir(options.compile_database_dir);
-  // Build every linter up front: a bad configuration fails before any file is touched.
+  // Build every linter up front: a bad configuration fails before any file is touched (a
+  // streamed report's walk built them as it went).
   std::vector<const engine::Linter*> linters;
-  linters.reserve(discovery.files.size());
-  for (const engine::DiscoveredFile& file : discovery.files) linters.push_back(&workspace.linter_for(file));
+  if (!streamed) {
+    linters.reserve(discovery.files.size());
+    for (const engine::DiscoveredFile& file : discovery.files) linters.push_back(&workspace.linter_for(file));
+  }
   ContextLines context_lines = machine_readable || options.quiet || options.silent ? ContextLines::NotesOnly
                                : options.verbose                                     ? ContextLines::Verbose
                                                                                      : ContextLines::Normal;
@@ -362,25 +402,16 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   phases.end("settings");
   const engine::Linter& first_linter = workspace.linter_for(paths.front());
 
-  engine::FixMode mode = options.diff                        ? engine::FixMode::Diff
-                         : options.fix || options.fix_only ? engine::FixMode::Apply
-                                                             : engine::FixMode::Report;
-  if (options.add_noqa) mode = engine::FixMode::Report;
-  // The cache serves report runs only: fixing always works on fresh findings.
-  std::optional<engine::ResultCache>& cache = kept_until_exit<std::optional<engine::ResultCache>>();
-  if (!options.no_cache && mode == engine::FixMode::Report) {
-    cache = engine::open_result_cache(options.cache_dir, first_config, std::cerr);
+  std::vector<engine::FileOutcome>& outcomes = kept_until_exit<std::vector<engine::FileOutcome>>();
+  if (streamed) {
+    progress_line->set_total(discovery.files.size());
+    outcomes = session->finish(discovery.files);
+  } else {
+    progress_line.emplace(std::cerr, discovery.files.size(), show_progress);
+    outcomes = engine::run_session(linters, discovery.files, mode, jobs, cache ? &*cache : nullptr,
+                                   options.follow_links, file_done, kept);
   }
-  ProgressLine progress_line(std::cerr, discovery.files.size(), !options.quiet && !options.silent);
-  // Baselines fingerprint a finding by its enclosing def or class, --add-noqa edits the file and a
-  // shard carries whole texts: only a plain report can do with the lines it shows.
-  const bool whole_texts = mode != engine::FixMode::Report || options.add_noqa || !options.baseline.empty() ||
-                           !options.write_baseline.empty() || shard_run;
-  std::vector<engine::FileOutcome>& outcomes = kept_until_exit<std::vector<engine::FileOutcome>>(engine::run_session(
-      linters, discovery.files, mode, jobs, cache ? &*cache : nullptr, options.follow_links,
-      [&](const engine::FileOutcome& outcome) { progress_line.file_done(outcome.diagnostics.size()); },
-      whole_texts ? engine::TextKept::Whole : engine::TextKept::ShownLines));
-  progress_line.finish();
+  progress_line->finish();
   // One write for the whole run, before any early return below.
   if (cache) cache->save();
   phases.end("checking");

@@ -59,10 +59,12 @@ void ProgressLine::run() {
 
 void ProgressLine::draw() {
   size_t findings = findings_;
+  size_t total = total_;
   // \r and "erase line": each redraw replaces the last one.
-  err_ << fmt::format("\r\x1b[2K[{:>{}}/{} files] {} finding{}", done_.load(), fmt::formatted_size("{}", total_),
-                      total_, findings, findings == 1 ? "" : "s")
-       << std::flush;
+  std::string files = total == kStillWalking
+                          ? fmt::format("{} files", done_.load())
+                          : fmt::format("{:>{}}/{} files", done_.load(), fmt::formatted_size("{}", total), total);
+  err_ << fmt::format("\r\x1b[2K[{}] {} finding{}", files, findings, findings == 1 ? "" : "s") << std::flush;
   drawn_ = true;
 }
 

@@ -252,6 +252,7 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       } else {
         // A regular file named as itself, not through a link, is as plain as one a walk reaches.
         found.push_back({{root.string(), language, nullptr, fs::is_regular_file(link)}, real_root.string()});
+        if (filter != nullptr && filter->found) filter->found(found.back().file);
       }
       continue;
     }
@@ -292,7 +293,9 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       fs::path path = frame.directory / name;
       fs::file_type kind = type_of(path, type);
       if (kind == fs::file_type::symlink) {
+        size_t before = found.size();
         add_link(path, root, real_root, build_extensions, found, result);
+        if (found.size() > before && filter != nullptr && filter->found) filter->found(found.back().file);
         continue;
       }
       if (kind == fs::file_type::directory) {
@@ -317,6 +320,7 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       if (language != Language::Unknown && kind == fs::file_type::regular && !excluded(path, false)) {
         // No link was followed to get here, so the real path is the root's plus the relative part.
         found.push_back(walked_file(root, real_root, path, language));
+        if (filter != nullptr && filter->found) filter->found(found.back().file);
       }
     }
   }

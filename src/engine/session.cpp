@@ -2,10 +2,14 @@
 #include "torchmigrate/engine/session.hpp"
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
 #include <exception>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <tuple>
+#include <unordered_map>
 
 #include "torchmigrate/cxx/libclang_note.hpp"
 
@@ -191,6 +195,24 @@ void release_unneeded_source(FileOutcome& outcome, TextKept kept) {
   }
 }
 
+// One file of a run, whatever happens: one bad file never stops a run (and an exception must
+// not escape a worker thread).
+FileOutcome check_file(const Linter& linter, const DiscoveredFile& file, FixMode mode, const ResultCache* cache,
+                       Fingerprints& fingerprints, bool follow_links, const OnFileDone& on_file, TextKept kept) {
+  FileOutcome outcome;
+  try {
+    outcome = process(linter, file, mode, cache, fingerprints, follow_links);
+  } catch (const std::exception& error) {
+    outcome = FileOutcome();
+    outcome.source = std::make_shared<SourceFile>(file.path, "", file.language);
+    outcome.diagnostics.push_back(file_problem(
+        kInternalErrorCode, std::string("Internal error, file skipped: ") + error.what() + " (please report this)"));
+  }
+  if (on_file) on_file(outcome);
+  release_unneeded_source(outcome, kept);
+  return outcome;
+}
+
 }  // namespace
 
 bool is_file_problem(const Diagnostic& diagnostic) {
@@ -209,20 +231,129 @@ std::vector<FileOutcome> run_session(const std::vector<const Linter*>& linters,
   std::vector<FileOutcome> outcomes(files.size());
   Fingerprints fingerprints;
   parallel_for(files.size(), jobs, [&](size_t i) {
-    // One bad file never stops a run (and an exception must not escape a worker thread).
-    try {
-      outcomes[i] = process(*linters.at(i), files[i], mode, cache, fingerprints, follow_links);
-    } catch (const std::exception& error) {
-      FileOutcome failed;
-      failed.source = std::make_shared<SourceFile>(files[i].path, "", files[i].language);
-      failed.diagnostics.push_back(
-          file_problem(kInternalErrorCode, std::string("Internal error, file skipped: ") + error.what() +
-                                               " (please report this)"));
-      outcomes[i] = std::move(failed);
-    }
-    if (on_file) on_file(outcomes[i]);
-    release_unneeded_source(outcomes[i], kept);
+    outcomes[i] = check_file(*linters.at(i), files[i], mode, cache, fingerprints, follow_links, on_file, kept);
   });
+  report_missing_libclang_once(outcomes);
+  return outcomes;
+}
+
+struct StreamedSession::State {
+  const ResultCache* cache = nullptr;
+  OnFileDone on_file;
+  TextKept kept = TextKept::Whole;
+  Fingerprints fingerprints;
+
+  struct Added {
+    DiscoveredFile file;
+    const Linter* linter;
+  };
+  std::mutex mutex;  // guards what follows
+  std::condition_variable wake;
+  std::deque<Added> files;           // as added; a deque keeps references to them valid
+  std::deque<FileOutcome> outcomes;  // by the index of their file
+  size_t next = 0;                   // the next file to hand out
+  bool closed = false;               // no file will be added
+  bool stopped = false;              // hand out nothing more
+  unsigned jobs = 1;
+  std::vector<std::thread> workers;  // started with the first hand-over of more than one file
+  std::vector<Added> pending;        // added, not handed over yet (the walking thread's own)
+};
+
+StreamedSession::StreamedSession(unsigned jobs, const ResultCache* cache, OnFileDone on_file, TextKept kept)
+    : state_(std::make_unique<State>()) {
+  state_->cache = cache;
+  state_->on_file = std::move(on_file);
+  state_->kept = kept;
+  state_->jobs = jobs;
+  state_->pending.reserve(kBatch);
+}
+
+StreamedSession::~StreamedSession() {
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->stopped = true;
+  }
+  state_->wake.notify_all();
+  for (std::thread& worker : state_->workers) {
+    if (worker.joinable()) worker.join();
+  }
+}
+
+void StreamedSession::add(const DiscoveredFile& file, const Linter& linter) {
+  State& state = *state_;
+  state.pending.push_back({file, &linter});
+  // Handed over in batches: a lock and a wake-up per file cost more than a cached file's check.
+  if (state.pending.size() >= kBatch) hand_over();
+}
+
+void StreamedSession::hand_over() {
+  State& state = *state_;
+  if (state.pending.empty()) return;
+  {
+    std::lock_guard lock(state.mutex);
+    for (State::Added& added : state.pending) {
+      state.files.push_back(std::move(added));
+      state.outcomes.emplace_back();
+    }
+  }
+  state.pending.clear();
+  state.wake.notify_all();
+  // The walking thread is the last worker, once the walk is done; a run of one file (an editor's
+  // save, a hook on one file) starts no thread.
+  if (state.workers.empty() && state.files.size() > 1) {
+    for (unsigned w = 1; w < state.jobs; ++w) state.workers.emplace_back([this] { work(); });
+  }
+}
+
+void StreamedSession::work() {
+  State& state = *state_;
+  std::vector<FileOutcome> done;
+  for (;;) {
+    size_t first = 0, last = 0;  // the files [first, last) are this worker's
+    {
+      std::unique_lock lock(state.mutex);
+      state.wake.wait(lock, [&] { return state.stopped || state.closed || state.next < state.files.size(); });
+      if (state.stopped || state.next == state.files.size()) return;
+      // Half of what waits, at most a batch: the other workers get the rest.
+      size_t waiting = state.files.size() - state.next;
+      first = state.next;
+      last = first + std::clamp<size_t>(waiting / 2, 1, kBatch);
+      state.next = last;
+    }
+    done.clear();
+    for (size_t index = first; index < last; ++index) {
+      const State::Added& added = state.files[index];  // a deque's elements stay in place
+      done.push_back(check_file(*added.linter, added.file, FixMode::Report, state.cache, state.fingerprints, false,
+                                state.on_file, state.kept));
+    }
+    std::lock_guard lock(state.mutex);
+    for (size_t index = first; index < last; ++index) state.outcomes[index] = std::move(done[index - first]);
+  }
+}
+
+std::vector<FileOutcome> StreamedSession::finish(const std::vector<DiscoveredFile>& files) {
+  State& state = *state_;
+  hand_over();
+  {
+    std::lock_guard lock(state.mutex);
+    state.closed = true;
+  }
+  state.wake.notify_all();
+  work();
+  for (std::thread& worker : state.workers) worker.join();
+  std::vector<FileOutcome> outcomes(files.size());
+  // One root walked without links: the final list is the order of adding.
+  bool same_order = files.size() == state.files.size();
+  for (size_t i = 0; same_order && i < files.size(); ++i) same_order = files[i].path == state.files[i].file.path;
+  if (same_order) {
+    std::move(state.outcomes.begin(), state.outcomes.end(), outcomes.begin());
+  } else {
+    // Sorted, and one name kept of a file reached twice.
+    std::unordered_map<std::string_view, size_t> added;
+    added.reserve(state.files.size());
+    for (size_t i = 0; i < state.files.size(); ++i) added.try_emplace(state.files[i].file.path, i);
+    for (size_t i = 0; i < files.size(); ++i) outcomes[i] = std::move(state.outcomes[added.at(files[i].path)]);
+  }
   report_missing_libclang_once(outcomes);
   return outcomes;
 }

@@ -117,22 +117,46 @@ DiscoveryFilter Workspace::filter(bool force_exclude) {
 void Workspace::adopt_walk(const std::vector<std::string>& paths, const std::vector<DiscoveredFile>& files) {
   std::vector<fs::path> directories;
   std::error_code error;
+  bool all_directories = true;
   for (const std::string& path : paths) {
-    if (!fs::is_directory(path, error)) return;
-    directories.push_back(fs::weakly_canonical(fs::absolute(path, error), error));
+    all_directories = all_directories && fs::is_directory(path, error);
+    if (all_directories) directories.push_back(fs::weakly_canonical(fs::absolute(path, error), error));
   }
-  std::lock_guard lock(mutex_);
-  walked_directories_ = std::move(directories);
-  walked_files_ = &files;
+  if (all_directories) {
+    std::lock_guard lock(mutex_);
+    walked_directories_ = std::move(directories);
+    walked_files_ = &files;
+  }
+  end_walk();  // whether adopted or not, whoever waits for the walk may go on
 }
 
 void Workspace::forget_walk() {
-  std::lock_guard lock(mutex_);
-  walked_directories_.clear();
-  walked_files_ = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    walked_directories_.clear();
+    walked_files_ = nullptr;
+  }
+  end_walk();
+}
+
+void Workspace::begin_walk() {
+  std::lock_guard lock(walk_mutex_);
+  walk_pending_ = true;
+}
+
+void Workspace::end_walk() {
+  {
+    std::lock_guard lock(walk_mutex_);
+    walk_pending_ = false;
+  }
+  walk_done_.notify_all();
 }
 
 std::vector<DiscoveredFile> Workspace::project_files(const fs::path& root) {
+  {
+    std::unique_lock lock(walk_mutex_);
+    walk_done_.wait(lock, [this] { return !walk_pending_; });
+  }
   {
     std::lock_guard lock(mutex_);
     auto inside = [&](const fs::path& directory) {

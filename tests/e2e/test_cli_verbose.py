@@ -25,8 +25,13 @@ class Verbose(unittest.TestCase):
         self.assertIn("a: supported torch >= 2.6 (from a/requirements.txt:1); configuration: a/torchmigrate.toml "
                       "(extends base.toml)", result.stderr)
         self.assertIn("b: supported torch >= 2.7 (from b/requirements.txt:1); configuration: none", result.stderr)
-        self.assertRegex(result.stderr, r"timing: discovery \d+ ms, settings \d+ ms, checking [\d.]+ m?s, "
-                                        r"report \d+ ms \(\d+ files, \d+ jobs?\)")
+        self.assertRegex(result.stderr, r"timing: discovery( \(checking meanwhile\))? \d+ ms, settings \d+ ms, "
+                                        r"checking [\d.]+ m?s, report \d+ ms \(\d+ files, \d+ jobs?\)")
+        # With more than one job a report checks files while the walk goes on, and says so.
+        for jobs, discovery in (("1", "discovery"), ("2", r"discovery \(checking meanwhile\)")):
+            result = run("check", "-v", "--no-cache", "-j", jobs, "a", "b", cwd=self.tree.root, check_exit=1)
+            self.assertRegex(result.stderr, r"timing: " + discovery + r" \d+ ms, settings \d+ ms, checking "
+                                            r"[\d.]+ m?s, report \d+ ms \(\d+ files, " + jobs + r" jobs?\)")
 
     def test_the_report_itself_is_unchanged_and_plain_runs_say_nothing_more(self):
         verbose = run("check", "-v", "--no-cache", "a", "b", cwd=self.tree.root, check_exit=1)

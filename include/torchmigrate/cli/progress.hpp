@@ -8,6 +8,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <ostream>
 #include <thread>
@@ -16,8 +17,12 @@ namespace torchmigrate::cli {
 
 class ProgressLine {
  public:
+  // A total not known yet: the files are checked while the walk still finds them.
+  static constexpr size_t kStillWalking = SIZE_MAX;
   // Not shown at all when `wanted` is false or the environment says nobody watches.
   ProgressLine(std::ostream& err, size_t total_files, bool wanted);
+  // The total, once the walk is done.
+  void set_total(size_t total_files) { total_ = total_files; }
   ~ProgressLine();
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
@@ -35,7 +40,7 @@ class ProgressLine {
   void draw();
 
   std::ostream& err_;
-  size_t total_;
+  std::atomic<size_t> total_;
   std::atomic<size_t> done_{0};
   std::atomic<size_t> findings_{0};
   std::chrono::milliseconds delay_;

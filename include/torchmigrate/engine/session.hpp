@@ -58,6 +58,33 @@ std::vector<FileOutcome> run_session(const std::vector<const Linter*>& linters,
                                      const ResultCache* cache = nullptr, bool follow_links = false,
                                      const OnFileDone& on_file = {}, TextKept kept = TextKept::Whole);
 
+// A report run that checks files while a walk is still finding them. The walking thread hands
+// each file over with its linter (resolving linters is the walk's work, so the workers never
+// touch the workspace and never wait on its lock), and jobs - 1 workers check them meanwhile;
+// the walking thread joins them in finish(). Outcomes are those run_session gives for the same
+// files and linters.
+class StreamedSession {
+ public:
+  StreamedSession(unsigned jobs, const ResultCache* cache, OnFileDone on_file, TextKept kept);
+  // Stops handing out files and joins the workers: what a run that failed mid-walk leaves.
+  ~StreamedSession();
+  StreamedSession(const StreamedSession&) = delete;
+  StreamedSession& operator=(const StreamedSession&) = delete;
+
+  void add(const DiscoveredFile& file, const Linter& linter);
+  // Checks what is left with the calling thread's help, joins the workers and returns an outcome
+  // for each of `files` (the walk's final list: sorted, without the duplicates it dropped; each
+  // of them added before), in its order.
+  std::vector<FileOutcome> finish(const std::vector<DiscoveredFile>& files);
+
+ private:
+  static constexpr size_t kBatch = 32;
+  struct State;
+  void hand_over();
+  void work();
+  std::unique_ptr<State> state_;
+};
+
 // True for the diagnostics that say a file could not be read, checked, fixed or written.
 bool is_file_problem(const Diagnostic& diagnostic);
 

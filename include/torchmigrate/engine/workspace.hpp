@@ -6,6 +6,7 @@
 // files are in the run or where the run was started.
 #pragma once
 
+#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -58,10 +59,14 @@ class Workspace {
   // bookkeeping): `files` must stay unchanged until forget_walk().
   void adopt_walk(const std::vector<std::string>& paths, const std::vector<DiscoveredFile>& files);
   void forget_walk();
+  // The run's walk has begun and files are checked while it goes on: a project's file list
+  // waits for adopt_walk() (or forget_walk(), after a failed walk) instead of walking again.
+  void begin_walk();
   [[nodiscard]] const Catalog& catalog() const { return catalog_; }
 
  private:
   std::vector<DiscoveredFile> project_files(const std::filesystem::path& root);
+  void end_walk();  // wakes project_files() callers waiting for the walk
   // config_for(path) for a path known to exist and to be a directory or not (no stat needed).
   const ResolvedConfig& config_of_existing(const std::filesystem::path& path, bool directory);
 
@@ -80,6 +85,9 @@ class Workspace {
   const ResolvedConfig* last_config_ = nullptr;
   // context_for of the plain files of a directory without per-file ignores, which all share it
   std::unordered_map<std::string, FileContext> directory_contexts_;
+  std::mutex walk_mutex_;  // guards walk_pending_; not mutex_, which the walk's filters take
+  std::condition_variable walk_done_;
+  bool walk_pending_ = false;
   std::vector<std::filesystem::path> walked_directories_;  // canonical, as project roots are; see adopt_walk
   const std::vector<DiscoveredFile>* walked_files_ = nullptr;
 };

@@ -4,7 +4,10 @@
 // settings whatever else is asked first.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <tuple>
 
 #include "temp_project.hpp"
@@ -91,6 +94,39 @@ TEST_CASE("A project takes its files from the run's walk, with the same facts as
   };
   CHECK(facts_of(true) == facts_of(false));
   CHECK(facts_of(true) == std::tuple{true, false, false, true});
+}
+
+TEST_CASE("Facts asked while the run's walk goes on wait for its end, whatever it walked") {
+  TempProject tree;
+  write_nested_projects(tree);
+  fs::path root = fs::canonical(tree.root());
+  enum class End { Adopted, NamedFile, Failed };
+  for (End end : {End::Adopted, End::NamedFile, End::Failed}) {
+    Workspace workspace(Catalog::builtin(), torchmigrate::checks::builtin_registry(), {}, std::nullopt, false);
+    // A run over the tree, or over one file (its walk is not adopted: a project walks its own).
+    std::vector<std::string> paths = {end == End::NamedFile ? (root / "a" / "nested" / "export.py").string()
+                                                            : root.string()};
+    workspace.begin_walk();
+    std::shared_ptr<const Project> nested = workspace.project_of(root / "a" / "nested" / "export.py");
+    std::atomic<bool> answered{false};
+    bool dynamo = false;
+    std::thread worker([&] {
+      dynamo = nested->facts().calls_onnx_dynamo_export;
+      answered = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK_FALSE(answered);  // a list taken before the walk ended could miss any file
+    DiscoveryFilter filter = workspace.filter(false);
+    Discovery walk = discover(paths, {}, &filter);  // outlives its adoption
+    if (end == End::Failed) {
+      workspace.forget_walk();
+    } else {
+      workspace.adopt_walk(paths, walk.files);
+    }
+    worker.join();
+    CHECK(answered);
+    CHECK(dynamo);
+  }
 }
 
 TEST_CASE("A file's settings do not depend on which files were asked about before") {

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// A report run that checks files while the walk still finds them gives what a run over the
+// finished list gives: the same outcome for each file, in the list's order, whatever order the
+// walk handed them over in and whichever names of one file it dropped.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "../temp_dir.hpp"
+#include "torchmigrate/checks/registry.hpp"
+#include "torchmigrate/engine/discovery.hpp"
+#include "torchmigrate/engine/session.hpp"
+
+using namespace torchmigrate;
+using namespace torchmigrate::engine;
+
+namespace {
+
+// What a report shows of a file: its path and each finding's code and place.
+using Shown = std::vector<std::string>;
+
+Shown shown(const std::vector<FileOutcome>& outcomes, const std::vector<DiscoveredFile>& files) {
+  Shown out;
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    out.push_back(files[i].path);
+    for (const Diagnostic& diagnostic : outcomes[i].diagnostics) {
+      out.push_back(std::string(files[i].path)
+                        .append(" ")
+                        .append(diagnostic.code)
+                        .append(" @")
+                        .append(std::to_string(diagnostic.range.start)));
+    }
+  }
+  return out;
+}
+
+// 100 files, more than a few hand-over batches; every third one has a finding.
+std::vector<DiscoveredFile> write_files(const testing::TempDir& dir) {
+  for (int i = 0; i < 100; ++i) {
+    dir.write(std::string("m").append(std::to_string(i)).append(".py"),
+              i % 3 == 0 ? "import torch\nfrom torch.export import export_for_inference\n" : "import torch\n");
+  }
+  return discover({dir.path.string()}).files;
+}
+
+// The first row that differs, for a readable failure.
+void check_same(const Shown& got, const Shown& expected) {
+  CHECK(got.size() == expected.size());
+  for (size_t i = 0; i < std::min(got.size(), expected.size()); ++i) {
+    if (got[i] != expected[i]) {
+      CHECK(got[i] == expected[i]);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("A streamed session gives each file of the final list run_session's outcome") {
+  testing::TempDir dir;
+  std::vector<DiscoveredFile> files = write_files(dir);
+  REQUIRE(files.size() == 100);
+  const Linter linter(Catalog::builtin(), checks::builtin_registry(), Settings{});
+  std::vector<const Linter*> linters(files.size(), &linter);
+  Shown expected =
+      shown(run_session(linters, files, FixMode::Report, 1, nullptr, false, {}, TextKept::ShownLines), files);
+  REQUIRE(std::count_if(expected.begin(), expected.end(),
+                        [](const std::string& row) { return row.find(" TM101 ") != std::string::npos; }) == 34);
+
+  for (unsigned jobs : {2U, 3U}) {
+    SECTION(std::string("in the list's order, jobs: ").append(std::to_string(jobs))) {
+      StreamedSession session(jobs, nullptr, {}, TextKept::ShownLines);
+      for (const DiscoveredFile& file : files) session.add(file, linter);
+      check_same(shown(session.finish(files), files), expected);
+    }
+    SECTION(std::string("out of order, with a file handed over twice, jobs: ").append(std::to_string(jobs))) {
+      StreamedSession session(jobs, nullptr, {}, TextKept::ShownLines);
+      for (auto file = files.rbegin(); file != files.rend(); ++file) session.add(*file, linter);
+      session.add(files[7], linter);  // a second name the walk's final list drops
+      check_same(shown(session.finish(files), files), expected);
+    }
+  }
+}
+
+TEST_CASE("A streamed session tells of every file once, and one dropped unfinished stops its workers") {
+  testing::TempDir dir;
+  std::vector<DiscoveredFile> files = write_files(dir);
+  const Linter linter(Catalog::builtin(), checks::builtin_registry(), Settings{});
+  std::atomic<size_t> told{0};
+  {
+    StreamedSession session(
+        2, nullptr, [&](const FileOutcome&) { ++told; }, TextKept::ShownLines);
+    for (const DiscoveredFile& file : files) session.add(file, linter);
+    CHECK(session.finish(files).size() == files.size());
+  }
+  CHECK(told == files.size());
+  {
+    // A walk that failed: the session ends without finish(), and its destructor must return.
+    StreamedSession session(3, nullptr, {}, TextKept::ShownLines);
+    for (const DiscoveredFile& file : files) session.add(file, linter);
+  }
+  SUCCEED("the workers were joined");
+}
