@@ -356,12 +356,14 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   } else {
     engine::DiscoveryFilter filter = workspace.filter(options.force_exclude);
     if (streamed) {
-      progress_line.emplace(std::cerr, ProgressLine::kStillWalking, show_progress);
+      progress_line.emplace(std::cerr, show_progress);  // drawn once the walk's notes are out
       workspace.begin_walk();
       adoption.emplace(workspace);  // a walk that throws must still wake whoever waits for it
       session.emplace(jobs, cache ? &*cache : nullptr, file_done, kept);
       // Each file's linter is resolved on the walking thread: a bad configuration stops the walk.
-      filter.found = [&](const engine::DiscoveredFile& file) { session->add(file, workspace.linter_for(file)); };
+      filter.found = [&](const engine::DiscoveredFile& file, std::string_view real_path) {
+        if (session->first_sight(real_path)) session->add(file, workspace.linter_for(file));
+      };
     }
     discovery = engine::discover(paths, first_config.build_extensions, &filter);
     if (options.shard.empty()) {
@@ -404,8 +406,10 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
 
   std::vector<engine::FileOutcome>& outcomes = kept_until_exit<std::vector<engine::FileOutcome>>();
   if (streamed) {
-    progress_line->set_total(discovery.files.size());
-    outcomes = session->finish(discovery.files);
+    progress_line->start(discovery.files.size());
+    outcomes = session->finish(discovery.files, [&](const engine::DiscoveredFile& file) -> const engine::Linter& {
+      return workspace.linter_for(file);
+    });
   } else {
     progress_line.emplace(std::cerr, discovery.files.size(), show_progress);
     outcomes = engine::run_session(linters, discovery.files, mode, jobs, cache ? &*cache : nullptr,

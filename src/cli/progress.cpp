@@ -37,9 +37,16 @@ bool ProgressLine::watched() {
   return !set("CI") && !set("GITHUB_ACTIONS") && !set("GITLAB_CI") && !set("BUILDKITE") && !set("JENKINS_URL");
 }
 
-ProgressLine::ProgressLine(std::ostream& err, size_t total_files, bool wanted)
-    : err_(err), total_(total_files), delay_(start_delay()) {
-  if (wanted && total_files > 0 && watched()) ticker_ = std::thread([this] { run(); });
+ProgressLine::ProgressLine(std::ostream& err, size_t total_files, bool wanted) : ProgressLine(err, wanted) {
+  start(total_files);
+}
+
+ProgressLine::ProgressLine(std::ostream& err, bool wanted)
+    : err_(err), total_(0), delay_(start_delay()), wanted_(wanted) {}
+
+void ProgressLine::start(size_t total_files) {
+  total_ = total_files;
+  if (wanted_ && total_files > 0 && watched()) ticker_ = std::thread([this] { run(); });
 }
 
 ProgressLine::~ProgressLine() { finish(); }
@@ -59,12 +66,10 @@ void ProgressLine::run() {
 
 void ProgressLine::draw() {
   size_t findings = findings_;
-  size_t total = total_;
   // \r and "erase line": each redraw replaces the last one.
-  std::string files = total == kStillWalking
-                          ? fmt::format("{} files", done_.load())
-                          : fmt::format("{:>{}}/{} files", done_.load(), fmt::formatted_size("{}", total), total);
-  err_ << fmt::format("\r\x1b[2K[{}] {} finding{}", files, findings, findings == 1 ? "" : "s") << std::flush;
+  err_ << fmt::format("\r\x1b[2K[{:>{}}/{} files] {} finding{}", done_.load(), fmt::formatted_size("{}", total_),
+                      total_, findings, findings == 1 ? "" : "s")
+       << std::flush;
   drawn_ = true;
 }
 

@@ -252,7 +252,7 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       } else {
         // A regular file named as itself, not through a link, is as plain as one a walk reaches.
         found.push_back({{root.string(), language, nullptr, fs::is_regular_file(link)}, real_root.string()});
-        if (filter != nullptr && filter->found) filter->found(found.back().file);
+        if (filter != nullptr && filter->found) filter->found(found.back().file, found.back().real);
       }
       continue;
     }
@@ -295,7 +295,8 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       if (kind == fs::file_type::symlink) {
         size_t before = found.size();
         add_link(path, root, real_root, build_extensions, found, result);
-        if (found.size() > before && filter != nullptr && filter->found) filter->found(found.back().file);
+        if (found.size() > before && filter != nullptr && filter->found)
+          filter->found(found.back().file, found.back().real);
         continue;
       }
       if (kind == fs::file_type::directory) {
@@ -320,7 +321,7 @@ Discovery discover(const std::vector<std::string>& paths, const buildfiles::Extr
       if (language != Language::Unknown && kind == fs::file_type::regular && !excluded(path, false)) {
         // No link was followed to get here, so the real path is the root's plus the relative part.
         found.push_back(walked_file(root, real_root, path, language));
-        if (filter != nullptr && filter->found) filter->found(found.back().file);
+        if (filter != nullptr && filter->found) filter->found(found.back().file, found.back().real);
       }
     }
   }

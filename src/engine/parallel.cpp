@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <fstream>
+#include <limits>
 #include <string>
 
 namespace torchmigrate::engine {
@@ -49,10 +50,11 @@ std::optional<unsigned> cores_of_cpu_max(std::string_view line) {
   std::optional<unsigned long long> period = number_at(line.substr(space + 1));
   if (!quota || !period || *period == 0) return std::nullopt;  // "max": no limit
   // A fraction of a processor still runs a thread: rounded up, at least one.
-  return static_cast<unsigned>(std::max<unsigned long long>(1, (*quota + *period - 1) / *period));
+  unsigned long long cores = std::max<unsigned long long>(1, *quota / *period + (*quota % *period != 0));
+  return static_cast<unsigned>(std::min<unsigned long long>(cores, std::numeric_limits<unsigned>::max()));
 }
 
-unsigned default_jobs() {
+unsigned available_processors() {
   unsigned cores = std::thread::hardware_concurrency();
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
@@ -61,6 +63,11 @@ unsigned default_jobs() {
   }
   if (std::optional<unsigned> quota = cgroup_cores(); quota && *quota < cores) cores = *quota;
   return std::max(cores, 1U);
+}
+
+unsigned default_jobs() {
+  static const unsigned jobs = available_processors();  // once per process: each project's facts ask too
+  return jobs;
 }
 
 }  // namespace torchmigrate::engine

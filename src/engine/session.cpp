@@ -2,6 +2,7 @@
 #include "torchmigrate/engine/session.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -10,6 +11,7 @@
 #include <thread>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "torchmigrate/cxx/libclang_note.hpp"
 
@@ -242,21 +244,24 @@ struct StreamedSession::State {
   OnFileDone on_file;
   TextKept kept = TextKept::Whole;
   Fingerprints fingerprints;
+  unsigned jobs = 1;
 
   struct Added {
     DiscoveredFile file;
     const Linter* linter;
+    FileOutcome outcome;
   };
-  std::mutex mutex;  // guards what follows
+  std::mutex mutex;  // guards what follows, up to `workers`
   std::condition_variable wake;
-  std::deque<Added> files;           // as added; a deque keeps references to them valid
-  std::deque<FileOutcome> outcomes;  // by the index of their file
+  // As added. A deque's elements stay in place, so a worker uses an element through a pointer
+  // taken under the lock; indexing it while a hand-over grows it would not be safe.
+  std::deque<Added> files;
   size_t next = 0;                   // the next file to hand out
   bool closed = false;               // no file will be added
-  bool stopped = false;              // hand out nothing more
-  unsigned jobs = 1;
+  std::atomic<bool> stopped{false};  // hand out nothing more, and check no further file
   std::vector<std::thread> workers;  // started with the first hand-over of more than one file
   std::vector<Added> pending;        // added, not handed over yet (the walking thread's own)
+  std::unordered_set<size_t> seen;   // hashes of the real paths added (the walking thread's own)
 };
 
 StreamedSession::StreamedSession(unsigned jobs, const ResultCache* cache, OnFileDone on_file, TextKept kept)
@@ -279,9 +284,13 @@ StreamedSession::~StreamedSession() {
   }
 }
 
+bool StreamedSession::first_sight(std::string_view real_path) {
+  return state_->seen.insert(std::hash<std::string_view>()(real_path)).second;
+}
+
 void StreamedSession::add(const DiscoveredFile& file, const Linter& linter) {
   State& state = *state_;
-  state.pending.push_back({file, &linter});
+  state.pending.push_back({file, &linter, {}});
   // Handed over in batches: a lock and a wake-up per file cost more than a cached file's check.
   if (state.pending.size() >= kBatch) hand_over();
 }
@@ -291,47 +300,42 @@ void StreamedSession::hand_over() {
   if (state.pending.empty()) return;
   {
     std::lock_guard lock(state.mutex);
-    for (State::Added& added : state.pending) {
-      state.files.push_back(std::move(added));
-      state.outcomes.emplace_back();
-    }
+    for (State::Added& added : state.pending) state.files.push_back(std::move(added));
   }
   state.pending.clear();
   state.wake.notify_all();
   // The walking thread is the last worker, once the walk is done; a run of one file (an editor's
-  // save, a hook on one file) starts no thread.
+  // save, a hook on one file) starts no thread. Only this thread adds files or starts workers.
   if (state.workers.empty() && state.files.size() > 1) {
-    for (unsigned w = 1; w < state.jobs; ++w) state.workers.emplace_back([this] { work(); });
+    size_t helpers = std::min<size_t>(state.jobs, state.files.size()) - 1;
+    for (size_t w = 0; w < helpers; ++w) state.workers.emplace_back([this] { work(); });
   }
 }
 
 void StreamedSession::work() {
   State& state = *state_;
-  std::vector<FileOutcome> done;
+  std::vector<State::Added*> mine;
   for (;;) {
-    size_t first = 0, last = 0;  // the files [first, last) are this worker's
+    mine.clear();
     {
       std::unique_lock lock(state.mutex);
       state.wake.wait(lock, [&] { return state.stopped || state.closed || state.next < state.files.size(); });
       if (state.stopped || state.next == state.files.size()) return;
       // Half of what waits, at most a batch: the other workers get the rest.
       size_t waiting = state.files.size() - state.next;
-      first = state.next;
-      last = first + std::clamp<size_t>(waiting / 2, 1, kBatch);
-      state.next = last;
+      size_t last = state.next + std::clamp<size_t>(waiting / 2, 1, kBatch);
+      for (; state.next < last; ++state.next) mine.push_back(&state.files[state.next]);
     }
-    done.clear();
-    for (size_t index = first; index < last; ++index) {
-      const State::Added& added = state.files[index];  // a deque's elements stay in place
-      done.push_back(check_file(*added.linter, added.file, FixMode::Report, state.cache, state.fingerprints, false,
-                                state.on_file, state.kept));
+    for (State::Added* added : mine) {
+      if (state.stopped) return;  // a failed walk waits for no further check
+      added->outcome = check_file(*added->linter, added->file, FixMode::Report, state.cache, state.fingerprints, false,
+                                  state.on_file, state.kept);
     }
-    std::lock_guard lock(state.mutex);
-    for (size_t index = first; index < last; ++index) state.outcomes[index] = std::move(done[index - first]);
   }
 }
 
-std::vector<FileOutcome> StreamedSession::finish(const std::vector<DiscoveredFile>& files) {
+std::vector<FileOutcome> StreamedSession::finish(const std::vector<DiscoveredFile>& files,
+                                                 const LinterFor& linter_for) {
   State& state = *state_;
   hand_over();
   {
@@ -346,14 +350,19 @@ std::vector<FileOutcome> StreamedSession::finish(const std::vector<DiscoveredFil
   bool same_order = files.size() == state.files.size();
   for (size_t i = 0; same_order && i < files.size(); ++i) same_order = files[i].path == state.files[i].file.path;
   if (same_order) {
-    std::move(state.outcomes.begin(), state.outcomes.end(), outcomes.begin());
+    for (size_t i = 0; i < files.size(); ++i) outcomes[i] = std::move(state.files[i].outcome);
   } else {
-    // Sorted, and one name kept of a file reached twice.
-    std::unordered_map<std::string_view, size_t> added;
+    std::unordered_map<std::string_view, State::Added*> added;
     added.reserve(state.files.size());
-    for (size_t i = 0; i < state.files.size(); ++i) added.try_emplace(state.files[i].file.path, i);
-    for (size_t i = 0; i < files.size(); ++i) outcomes[i] = std::move(state.outcomes[added.at(files[i].path)]);
+    for (State::Added& entry : state.files) added.try_emplace(entry.file.path, &entry);
+    for (size_t i = 0; i < files.size(); ++i) {
+      auto found = added.find(files[i].path);
+      outcomes[i] = found != added.end() ? std::move(found->second->outcome)
+                                         : check_file(linter_for(files[i]), files[i], FixMode::Report, state.cache,
+                                                      state.fingerprints, false, state.on_file, state.kept);
+    }
   }
+  state.files.clear();  // the copies of the walk's entries, before the report is written
   report_missing_libclang_once(outcomes);
   return outcomes;
 }

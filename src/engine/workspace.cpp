@@ -136,12 +136,19 @@ void Workspace::forget_walk() {
     walked_directories_.clear();
     walked_files_ = nullptr;
   }
+  {
+    // Forgotten before it was adopted: the walk failed, and its run ends with the error. Facts
+    // asked meanwhile get none, rather than holding the error back for a walk of their own.
+    std::lock_guard lock(walk_mutex_);
+    walk_failed_ = walk_pending_;
+  }
   end_walk();
 }
 
 void Workspace::begin_walk() {
   std::lock_guard lock(walk_mutex_);
   walk_pending_ = true;
+  walk_failed_ = false;
 }
 
 void Workspace::end_walk() {
@@ -156,6 +163,7 @@ std::vector<DiscoveredFile> Workspace::project_files(const fs::path& root) {
   {
     std::unique_lock lock(walk_mutex_);
     walk_done_.wait(lock, [this] { return !walk_pending_; });
+    if (walk_failed_) return {};
   }
   {
     std::lock_guard lock(mutex_);

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
-#include <cstdint>
 #include <mutex>
 #include <ostream>
 #include <thread>
@@ -17,12 +16,12 @@ namespace torchmigrate::cli {
 
 class ProgressLine {
  public:
-  // A total not known yet: the files are checked while the walk still finds them.
-  static constexpr size_t kStillWalking = SIZE_MAX;
   // Not shown at all when `wanted` is false or the environment says nobody watches.
   ProgressLine(std::ostream& err, size_t total_files, bool wanted);
-  // The total, once the walk is done.
-  void set_total(size_t total_files) { total_ = total_files; }
+  // Counts from now, and is shown only once start() gives the total: a run that checks files
+  // while its walk goes on prints the walk's notes before the line may draw.
+  ProgressLine(std::ostream& err, bool wanted);
+  void start(size_t total_files);
   ~ProgressLine();
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
@@ -40,10 +39,11 @@ class ProgressLine {
   void draw();
 
   std::ostream& err_;
-  std::atomic<size_t> total_;
+  size_t total_;
   std::atomic<size_t> done_{0};
   std::atomic<size_t> findings_{0};
   std::chrono::milliseconds delay_;
+  bool wanted_ = false;
   std::mutex mutex_;
   std::condition_variable stop_requested_;
   bool stopping_ = false;

@@ -66,9 +66,9 @@ struct DiscoveryFilter {
   // resolver asks (absolute, lexically normal), so that the filters above need not read it again,
   // with its real path (the walk followed no link to reach it).
   DirectoryListings* listings = nullptr;
-  // Told of each file as the walk finds it, before the list is sorted and a file reached twice
-  // is dropped (so the checks can start while the walk goes on).
-  std::function<void(const DiscoveredFile& file)> found;
+  // Told of each file as the walk finds it, with its real path, before the list is sorted and a
+  // file reached twice is dropped (so the checks can start while the walk goes on).
+  std::function<void(const DiscoveredFile& file, std::string_view real_path)> found;
 };
 Discovery discover(const std::vector<std::string>& paths, const buildfiles::ExtraExtensions& build_extensions = {},
                    const DiscoveryFilter* filter = nullptr);

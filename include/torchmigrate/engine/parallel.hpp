@@ -14,8 +14,12 @@
 namespace torchmigrate::engine {
 
 // The processors this process may run on: those of its affinity mask (`taskset`, a pinned CI
-// job), fewer when its cgroup's CPU quota allows fewer (a container's `--cpus`), as Rust's
-// available_parallelism counts them. std::thread::hardware_concurrency counts the machine's.
+// job), fewer when its cgroup's CPU quota allows fewer (a container's `--cpus`; cgroup v2,
+// mounted at /sys/fs/cgroup). std::thread::hardware_concurrency counts the machine's. Unlike
+// Rust's available_parallelism a fractional quota rounds up: 1.5 processors keep two threads
+// busier than one.
+unsigned available_processors();
+// available_processors(), read once per process.
 unsigned default_jobs();
 // Whole processors a cgroup v2 `cpu.max` line allows ("200000 100000": 2; "150000 100000": 2;
 // "max 100000": no limit).

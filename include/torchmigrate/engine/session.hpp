@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "torchmigrate/core/diagnostic.hpp"
@@ -59,23 +60,29 @@ std::vector<FileOutcome> run_session(const std::vector<const Linter*>& linters,
                                      const OnFileDone& on_file = {}, TextKept kept = TextKept::Whole);
 
 // A report run that checks files while a walk is still finding them. The walking thread hands
-// each file over with its linter (resolving linters is the walk's work, so the workers never
-// touch the workspace and never wait on its lock), and jobs - 1 workers check them meanwhile;
-// the walking thread joins them in finish(). Outcomes are those run_session gives for the same
-// files and linters.
+// each file over with its linter (resolving linters is the walk's work: the workspace's
+// configuration, project and linter maps are the walking thread's alone), and up to jobs - 1
+// workers check them meanwhile; the walking thread joins them in finish(). A worker still reaches
+// the workspace through a project's facts, which wait for the walk's end (Workspace::begin_walk).
+// Outcomes are those run_session gives for the same files and linters.
 class StreamedSession {
  public:
+  using LinterFor = std::function<const Linter&(const DiscoveredFile&)>;
   StreamedSession(unsigned jobs, const ResultCache* cache, OnFileDone on_file, TextKept kept);
   // Stops handing out files and joins the workers: what a run that failed mid-walk leaves.
   ~StreamedSession();
   StreamedSession(const StreamedSession&) = delete;
   StreamedSession& operator=(const StreamedSession&) = delete;
 
+  // False for a file whose real path was seen before (overlapping roots, a link to a walked
+  // file): the walk's final list keeps one name of it, so it is checked once. Kept as a 64-bit
+  // hash; a collision only moves a file's check to finish().
+  bool first_sight(std::string_view real_path);
   void add(const DiscoveredFile& file, const Linter& linter);
   // Checks what is left with the calling thread's help, joins the workers and returns an outcome
-  // for each of `files` (the walk's final list: sorted, without the duplicates it dropped; each
-  // of them added before), in its order.
-  std::vector<FileOutcome> finish(const std::vector<DiscoveredFile>& files);
+  // for each of `files` (the walk's final list: sorted, one name kept of a file reached twice), in
+  // its order. A name of the list that was not added is checked here, with its linter.
+  std::vector<FileOutcome> finish(const std::vector<DiscoveredFile>& files, const LinterFor& linter_for);
 
  private:
   static constexpr size_t kBatch = 32;

@@ -60,7 +60,8 @@ class Workspace {
   void adopt_walk(const std::vector<std::string>& paths, const std::vector<DiscoveredFile>& files);
   void forget_walk();
   // The run's walk has begun and files are checked while it goes on: a project's file list
-  // waits for adopt_walk() (or forget_walk(), after a failed walk) instead of walking again.
+  // waits for adopt_walk() instead of walking again; after forget_walk() without it (the walk
+  // failed, and so does the run) the list is empty.
   void begin_walk();
   [[nodiscard]] const Catalog& catalog() const { return catalog_; }
 
@@ -88,6 +89,7 @@ class Workspace {
   std::mutex walk_mutex_;  // guards walk_pending_; not mutex_, which the walk's filters take
   std::condition_variable walk_done_;
   bool walk_pending_ = false;
+  bool walk_failed_ = false;                               // forgotten before it was adopted
   std::vector<std::filesystem::path> walked_directories_;  // canonical, as project roots are; see adopt_walk
   const std::vector<DiscoveredFile>* walked_files_ = nullptr;
 };

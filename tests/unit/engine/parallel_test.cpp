@@ -26,8 +26,8 @@ TEST_CASE("A thread pinned to one processor gets one job") {
   CPU_ZERO(&one);
   CPU_SET(first, &one);
   REQUIRE(sched_setaffinity(0, sizeof(one), &one) == 0);
-  unsigned pinned = default_jobs();
+  unsigned pinned = available_processors();
   sched_setaffinity(0, sizeof(before), &before);
   CHECK(pinned == 1);
-  CHECK(default_jobs() <= static_cast<unsigned>(CPU_COUNT(&before)));
+  CHECK(available_processors() <= static_cast<unsigned>(CPU_COUNT(&before)));
 }
