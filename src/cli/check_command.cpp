@@ -348,6 +348,8 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   // the workers that wait for it (a project's facts wait for the walk's file list), and then
   // they are joined.
   std::optional<engine::StreamedSession> session;
+  const engine::StreamedSession::LinterFor linter_for =
+      [&](const engine::DiscoveredFile& file) -> const engine::Linter& { return workspace.linter_for(file); };
   std::optional<WalkAdoption> adoption;
   std::string stdin_bytes;
   if (from_stdin) {
@@ -362,7 +364,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
       session.emplace(jobs, cache ? &*cache : nullptr, file_done, kept);
       // Each file's linter is resolved on the walking thread: a bad configuration stops the walk.
       filter.found = [&](const engine::DiscoveredFile& file, std::string_view real_path) {
-        if (session->first_sight(real_path)) session->add(file, workspace.linter_for(file));
+        session->add(file, real_path, linter_for);
       };
     }
     discovery = engine::discover(paths, first_config.build_extensions, &filter);
@@ -407,9 +409,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
   std::vector<engine::FileOutcome>& outcomes = kept_until_exit<std::vector<engine::FileOutcome>>();
   if (streamed) {
     progress_line->start(discovery.files.size());
-    outcomes = session->finish(discovery.files, [&](const engine::DiscoveredFile& file) -> const engine::Linter& {
-      return workspace.linter_for(file);
-    });
+    outcomes = session->finish(discovery.files, linter_for);
   } else {
     progress_line.emplace(std::cerr, discovery.files.size(), show_progress);
     outcomes = engine::run_session(linters, discovery.files, mode, jobs, cache ? &*cache : nullptr,

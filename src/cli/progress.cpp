@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string_view>
 
@@ -66,9 +67,11 @@ void ProgressLine::run() {
 
 void ProgressLine::draw() {
   size_t findings = findings_;
+  // A streamed run may check a file reached under two names twice (see StreamedSession::add).
+  size_t done = std::min(done_.load(), total_);
   // \r and "erase line": each redraw replaces the last one.
-  err_ << fmt::format("\r\x1b[2K[{:>{}}/{} files] {} finding{}", done_.load(), fmt::formatted_size("{}", total_),
-                      total_, findings, findings == 1 ? "" : "s")
+  err_ << fmt::format("\r\x1b[2K[{:>{}}/{} files] {} finding{}", done, fmt::formatted_size("{}", total_), total_,
+                      findings, findings == 1 ? "" : "s")
        << std::flush;
   drawn_ = true;
 }

@@ -11,7 +11,6 @@
 #include <thread>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "torchmigrate/cxx/libclang_note.hpp"
 
@@ -261,7 +260,8 @@ struct StreamedSession::State {
   std::atomic<bool> stopped{false};  // hand out nothing more, and check no further file
   std::vector<std::thread> workers;  // started with the first hand-over of more than one file
   std::vector<Added> pending;        // added, not handed over yet (the walking thread's own)
-  std::unordered_set<size_t> seen;   // hashes of the real paths added (the walking thread's own)
+  // The walking thread's own: by the hash of a real path, the index of the name added for it.
+  std::unordered_map<size_t, size_t> added_by_real_path;
 };
 
 StreamedSession::StreamedSession(unsigned jobs, const ResultCache* cache, OnFileDone on_file, TextKept kept)
@@ -284,13 +284,19 @@ StreamedSession::~StreamedSession() {
   }
 }
 
-bool StreamedSession::first_sight(std::string_view real_path) {
-  return state_->seen.insert(std::hash<std::string_view>()(real_path)).second;
-}
-
-void StreamedSession::add(const DiscoveredFile& file, const Linter& linter) {
+void StreamedSession::add(const DiscoveredFile& file, std::string_view real_path, const LinterFor& linter_for) {
   State& state = *state_;
-  state.pending.push_back({file, &linter, {}});
+  // Read without the lock: only this thread grows `files`, and workers never write a name.
+  size_t index = state.files.size() + state.pending.size();
+  auto [earlier, first] = state.added_by_real_path.try_emplace(std::hash<std::string_view>()(real_path), index);
+  if (!first) {
+    size_t other = earlier->second;
+    const std::string& name =
+        other < state.files.size() ? state.files[other].file.path : state.pending[other - state.files.size()].file.path;
+    if (!path_order(file.path, name)) return;
+    earlier->second = index;  // the final list keeps this name: checked under it too
+  }
+  state.pending.push_back({file, &linter_for(file), {}});
   // Handed over in batches: a lock and a wake-up per file cost more than a cached file's check.
   if (state.pending.size() >= kBatch) hand_over();
 }

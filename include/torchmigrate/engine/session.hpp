@@ -74,11 +74,11 @@ class StreamedSession {
   StreamedSession(const StreamedSession&) = delete;
   StreamedSession& operator=(const StreamedSession&) = delete;
 
-  // False for a file whose real path was seen before (overlapping roots, a link to a walked
-  // file): the walk's final list keeps one name of it, so it is checked once. Kept as a 64-bit
-  // hash; a collision only moves a file's check to finish().
-  bool first_sight(std::string_view real_path);
-  void add(const DiscoveredFile& file, const Linter& linter);
+  // Hands a file over, with the linter `linter_for` gives it, unless a name of the same real
+  // path (overlapping roots, a link to a walked file) that sorts before it was handed over: the
+  // walk's final list keeps the name that sorts first, so a file is checked once, under that
+  // name. Real paths are kept as 64-bit hashes; a collision only moves a file's check to finish().
+  void add(const DiscoveredFile& file, std::string_view real_path, const LinterFor& linter_for);
   // Checks what is left with the calling thread's help, joins the workers and returns an outcome
   // for each of `files` (the walk's final list: sorted, one name kept of a file reached twice), in
   // its order. A name of the list that was not added is checked here, with its linter.

@@ -86,7 +86,7 @@ class Workspace {
   const ResolvedConfig* last_config_ = nullptr;
   // context_for of the plain files of a directory without per-file ignores, which all share it
   std::unordered_map<std::string, FileContext> directory_contexts_;
-  std::mutex walk_mutex_;  // guards walk_pending_; not mutex_, which the walk's filters take
+  std::mutex walk_mutex_;  // guards walk_pending_ and walk_failed_; not mutex_, which the walk's filters take
   std::condition_variable walk_done_;
   bool walk_pending_ = false;
   bool walk_failed_ = false;                               // forgotten before it was adopted

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -74,49 +75,66 @@ TEST_CASE("A streamed session gives each file of the final list run_session's ou
   for (unsigned jobs : {2U, 3U}) {
     SECTION(std::string("in the list's order, jobs: ").append(std::to_string(jobs))) {
       StreamedSession session(jobs, nullptr, {}, TextKept::ShownLines);
-      for (const DiscoveredFile& file : files) session.add(file, linter);
+      for (const DiscoveredFile& file : files) session.add(file, file.path, linter_for);
       check_same(shown(session.finish(files, linter_for), files), expected);
     }
     SECTION(std::string("out of order, with a file handed over twice, jobs: ").append(std::to_string(jobs))) {
       StreamedSession session(jobs, nullptr, {}, TextKept::ShownLines);
-      for (auto file = files.rbegin(); file != files.rend(); ++file) session.add(*file, linter);
-      session.add(files[7], linter);  // a name given twice
+      for (auto file = files.rbegin(); file != files.rend(); ++file) session.add(*file, file->path, linter_for);
+      session.add(files[7], files[7].path, linter_for);  // a name given twice
       check_same(shown(session.finish(files, linter_for), files), expected);
     }
     SECTION(std::string("with files never handed over, jobs: ").append(std::to_string(jobs))) {
       // A real path taken for one seen before (a hash collision): its file is checked at the end.
       StreamedSession session(jobs, nullptr, {}, TextKept::ShownLines);
       for (size_t i = 0; i < files.size(); ++i) {
-        if (i % 10 != 3) session.add(files[i], linter);
+        if (i % 10 != 3) session.add(files[i], files[i].path, linter_for);
       }
       check_same(shown(session.finish(files, linter_for), files), expected);
     }
   }
 }
 
-TEST_CASE("A real path is seen once") {
-  StreamedSession session(2, nullptr, {}, TextKept::ShownLines);
-  CHECK(session.first_sight("/project/src/m.py"));
-  CHECK(session.first_sight("/project/src/n.py"));
-  CHECK_FALSE(session.first_sight("/project/src/m.py"));
+TEST_CASE("A file reached under several names is checked once, under each name the final list may keep") {
+  const Linter linter(Catalog::builtin(), checks::builtin_registry(), Settings{});
+  auto linter_for = [&](const DiscoveredFile&) -> const Linter& { return linter; };
+  std::mutex mutex;
+  std::vector<std::string> told;
+  StreamedSession session(
+      2, nullptr,
+      [&](const FileOutcome& outcome) {
+        std::lock_guard lock(mutex);
+        told.push_back(outcome.source->path());
+      },
+      TextKept::ShownLines);
+  auto named = [](const char* path) { return DiscoveredFile{path, Language::Python, nullptr, false}; };
+  session.add(named("/r/b/m.py"), "/real/m.py", linter_for);
+  session.add(named("/r/c/m.py"), "/real/m.py", linter_for);  // sorts after b/: never kept
+  session.add(named("/r/a/m.py"), "/real/m.py", linter_for);  // sorts first: the list keeps it
+  std::vector<FileOutcome> outcomes = session.finish({named("/r/a/m.py")}, linter_for);
+  REQUIRE(outcomes.size() == 1);
+  CHECK(outcomes[0].source->path() == "/r/a/m.py");
+  std::sort(told.begin(), told.end());
+  CHECK(told == std::vector<std::string>{"/r/a/m.py", "/r/b/m.py"});
 }
 
 TEST_CASE("A streamed session tells of every file once, and one dropped unfinished stops its workers") {
   testing::TempDir dir;
   std::vector<DiscoveredFile> files = write_files(dir);
   const Linter linter(Catalog::builtin(), checks::builtin_registry(), Settings{});
+  auto linter_for = [&](const DiscoveredFile&) -> const Linter& { return linter; };
   std::atomic<size_t> told{0};
   {
     StreamedSession session(
         2, nullptr, [&](const FileOutcome&) { ++told; }, TextKept::ShownLines);
-    for (const DiscoveredFile& file : files) session.add(file, linter);
-    CHECK(session.finish(files, [&](const DiscoveredFile&) -> const Linter& { return linter; }).size() == files.size());
+    for (const DiscoveredFile& file : files) session.add(file, file.path, linter_for);
+    CHECK(session.finish(files, linter_for).size() == files.size());
   }
   CHECK(told == files.size());
   {
     // A walk that failed: the session ends without finish(), and its destructor must return.
     StreamedSession session(3, nullptr, {}, TextKept::ShownLines);
-    for (const DiscoveredFile& file : files) session.add(file, linter);
+    for (const DiscoveredFile& file : files) session.add(file, file.path, linter_for);
   }
   SUCCEED("the workers were joined");
 }
