@@ -228,4 +228,16 @@ std::optional<LowerBound> lowest_admitted(const std::vector<Specifier>& specifie
   return lowest;
 }
 
+std::optional<UpperBound> highest_admitted(const std::vector<Specifier>& specifiers) {
+  std::vector<Interval> allowed = admitted(specifiers, {});
+  if (allowed.empty()) return std::nullopt;
+  std::optional<UpperBound> highest;
+  for (const Interval& interval : allowed) {
+    if (!interval.high.version) return std::nullopt;  // unbounded above
+    if (!highest || highest->version < *interval.high.version)
+      highest = UpperBound{*interval.high.version, interval.high.inclusive};
+  }
+  return highest;
+}
+
 }  // namespace torchmigrate::buildfiles

@@ -55,6 +55,10 @@ engine::CliOverrides overrides_from(const CheckOptions& options, const engine::C
     engine::TorchVersion::parse(options.min_torch);
     overrides.min_torch = options.min_torch;
   }
+  if (!options.target_version.empty()) {
+    (void)catalog.parse_target(options.target_version);
+    overrides.target_version = options.target_version;
+  }
   if (options.respect_gitignore) overrides.respect_gitignore = true;
   if (options.no_respect_gitignore) overrides.respect_gitignore = false;
   std::error_code error;
@@ -177,8 +181,12 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   add_list_option(command, "--policy", options.policies,
                   "For changed defaults: CODE=keep-old|adopt-new (or just keep-old|adopt-new for all)");
   command.add_option("--min-torch", options.min_torch,
-                     "Oldest torch version the project still supports (default " +
+                     "Oldest torch version the project still supports (default: from the project's torch pins, "
+                     "else " +
                          std::string(engine::builtin_release_names().from) + ")");
+  command.add_option("--target-version", options.target_version,
+                     "Torch release the project upgrades to, MAJOR.MINOR or latest (default " +
+                         std::string(engine::builtin_release_names().to) + ")");
   command.add_option("-p", options.compile_database_dir,
                      "Directory holding compile_commands.json for C/C++/CUDA files (default: searched upwards)")
       ->check(CLI::ExistingDirectory);
@@ -270,6 +278,7 @@ int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
     implied = {"."};
   }
   const std::vector<std::string>& paths = implied.empty() ? options.paths : implied;
+  workspace.set_run_paths(paths);
   if (options.show_settings) {
     workspace.set_compile_database_dir(options.compile_database_dir);
     print_settings(workspace, paths, std::cout);

@@ -7,6 +7,7 @@
 
 #include "torchmigrate/engine/baseline.hpp"
 #include "torchmigrate/engine/project.hpp"
+#include "torchmigrate/engine/rule_lifecycle.hpp"
 
 namespace torchmigrate::cli {
 namespace fs = std::filesystem;
@@ -29,6 +30,18 @@ std::string join(const std::vector<std::string>& items, std::string_view empty) 
   std::string out;
   for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
   return out;
+}
+
+// Every file the project's range was read from, as the user would type it; for an inherited
+// range, the enclosing project's files too.
+std::string pin_files_of(const engine::Project& project, const engine::TorchRange& range) {
+  std::vector<std::string> files;
+  for (const fs::path& file : engine::pin_sources(project.root())) files.push_back(shown(file));
+  std::string text = join(files, "none");
+  if (range.inherited_from.empty()) return text;
+  std::vector<std::string> inherited;
+  for (const fs::path& file : engine::pin_sources(range.inherited_from)) inherited.push_back(shown(file));
+  return text + "; inherited from " + shown(range.inherited_from) + ": " + join(inherited, "none");
 }
 
 std::string configuration_of(const engine::ResolvedConfig& config) {
@@ -88,7 +101,7 @@ void describe_projects(engine::Workspace& workspace, const std::vector<engine::D
   std::map<fs::path, size_t> index;
   for (const auto& [root, context] : projects_of_run(workspace, files, paths)) {
     index.emplace(root, report.projects.size());
-    report.projects.push_back({report_relative(root, report), context.linter->settings().min_torch.str(),
+    report.projects.push_back({report_relative(root, report), context.range.span(),
                                report_relative_source(context.min_torch_source, report), 0});
   }
   for (const engine::DiscoveredFile& file : files)
@@ -99,21 +112,67 @@ void describe_projects(engine::Workspace& workspace, const std::vector<engine::D
   }
 }
 
+namespace {
+
+// A source as the user would type it: "pkg/torchmigrate.toml (min-torch)", "--min-torch".
+std::string shown_source(const std::string& source) {
+  if (source.empty() || !fs::path(source).is_absolute()) return source;
+  size_t end = source.find(" (");
+  return shown(source.substr(0, end)) + (end == std::string::npos ? "" : source.substr(end));
+}
+
+// "supported torch 2.7-2.9 (from requirements.txt:1); target torch 2.8"
+std::string range_line(const engine::FileContext& context) {
+  engine::TorchRange range = context.range;
+  range.source = shown_source(range.source);
+  std::string line = range.describe();
+  line += "; target torch " + context.linter->settings().target.str();
+  if (!context.target_source.empty()) line += " (from " + shown_source(context.target_source) + ")";
+  return line;
+}
+
+// One line for a run over several projects: how many, and their distinct ranges and targets.
+std::string summary_line(const std::map<fs::path, engine::FileContext>& by_root) {
+  std::map<std::string, size_t> ranges;  // span -> projects
+  std::set<std::string> targets;
+  for (const auto& [root, context] : by_root) {
+    ++ranges[context.range.span()];
+    targets.insert(context.linter->settings().target.str());
+  }
+  std::string line = std::to_string(by_root.size()) + " projects, supported torch ";
+  size_t shown = 0;
+  for (const auto& [span, projects] : ranges) {
+    line += (shown++ == 0 ? "" : ", ") + span + " (" + std::to_string(projects) + ")";
+  }
+  line += "; target torch ";
+  shown = 0;
+  for (const std::string& target : targets) line += (shown++ == 0 ? "" : ", ") + target;
+  return line + " (-v names each project)";
+}
+
+}  // namespace
+
 void print_torch_ranges(engine::Workspace& workspace, const std::vector<engine::DiscoveredFile>& files,
                         const std::vector<std::string>& paths, ContextLines lines, std::ostream& err) {
   // Each project once, ordered by root; a run of no files still names the project of its first path.
   std::map<fs::path, engine::FileContext> by_root = projects_of_run(workspace, files, paths);
-  std::set<std::string> notes;
+  std::set<std::string> notes, warnings;
   for (const auto& [root, context] : by_root) {
-    for (const std::string& note : context.project->torch_range().notes) notes.insert(note);
+    for (const std::string& note : context.range.notes) notes.insert(note);
+    for (const std::string& warning : context.range.warnings) warnings.insert(warning);
   }
+  for (const std::string& warning : warnings) err << "torchmigrate: warning: " << warning << '\n';
   for (const std::string& note : notes) err << "torchmigrate: note: " << note << '\n';
   if (lines == ContextLines::NotesOnly) return;
+  // A default run says one line however many projects it spans; -v one per project.
+  if (lines == ContextLines::Normal && by_root.size() > 1) {
+    err << "torchmigrate: " << summary_line(by_root) << '\n';
+    return;
+  }
   for (const auto& [root, context] : by_root) {
     err << "torchmigrate: ";
     if (by_root.size() > 1 || lines == ContextLines::Verbose) err << shown(root) << ": ";
-    err << "supported torch >= " << context.linter->settings().min_torch.str() << " (from " << context.min_torch_source
-        << ")";
+    err << range_line(context);
     if (lines == ContextLines::Verbose) err << "; configuration: " << configuration_of(*context.config);
     err << '\n';
   }
@@ -123,20 +182,28 @@ void print_settings(engine::Workspace& workspace, const std::vector<std::string>
   for (const std::string& path : paths) {
     engine::FileContext context = workspace.context_for(path);
     const engine::Settings& settings = context.linter->settings();
-    std::vector<std::string> enabled, policies;
+    std::vector<std::string> enabled, outside, policies;
     for (const engine::RuleSpec& rule : workspace.catalog().rules()) {
-      if (settings.selection.enabled(rule)) enabled.push_back(rule.code);
+      if (!settings.selection.enabled(rule)) continue;
+      bool applies = engine::standing_of(rule, settings.min_torch, settings.target).reported;
+      (applies ? enabled : outside).push_back(rule.code);
     }
     for (const auto& [code, policy] : settings.policies) policies.push_back(code + "=" + std::string(to_string(policy)));
     const engine::ProjectFacts& facts = settings.project_facts();
     out << "Settings for " << path << '\n'
         << "  project root: " << shown(context.project->root()) << '\n'
         << "  configuration: " << configuration_of(*context.config) << '\n'
-        << "  supported torch: >= " << settings.min_torch.str() << " (from " << context.min_torch_source << ")\n"
+        << "  supported torch: " << context.range.span() << " (from " << shown_source(context.range.source)
+        << (context.range.inherited_from.empty() ? "" : ", inherited from " + shown(context.range.inherited_from))
+        << ")\n"
+        << "  torch pins read: " << pin_files_of(*context.project, context.range) << '\n'
+        << "  target torch: " << settings.target.str() << " ("
+        << (context.target_source.empty() ? "default" : "from " + shown_source(context.target_source)) << ")\n"
         << "  policy: " << join(policies, "keep-old (default)") << '\n'
         << "  unsafe fixes: " << (settings.unsafe_fixes ? "on" : "off") << '\n'
         << "  fixable: " << join(settings.fixable, "all") << "; unfixable: " << join(settings.unfixable, "none") << '\n'
         << "  enabled rules: " << join(enabled, "none") << '\n'
+        << "  enabled, but not for this range and target: " << join(outside, "none") << '\n'
         << "  per-file ignores: " << join(settings.selection.file_ignore, "none") << '\n'
         << "  compile database: "
         << (settings.compile_database_dir.empty() ? "searched upwards from each file" : settings.compile_database_dir)

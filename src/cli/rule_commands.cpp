@@ -17,6 +17,7 @@
 #include "torchmigrate/buildfiles/file_kind.hpp"
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/rule_lifecycle.hpp"
 
 namespace torchmigrate::cli {
 namespace {
@@ -26,7 +27,7 @@ namespace fs = std::filesystem;
 std::string fix_label(const engine::RuleSpec& rule) {
   if (!rule.fix_applicability) return "none";
   std::string label(to_string(*rule.fix_applicability));
-  if (rule.fix_compat.torch) label += " (needs torch >= " + rule.fix_compat.torch->str() + ")";
+  if (!rule.fix_compat.empty()) label += " (needs " + to_string(rule.fix_compat) + ")";
   if (rule.fix_policies) label += ", keep-old/adopt-new";
   return label;
 }
@@ -79,6 +80,7 @@ void write_markdown(const engine::RuleSpec& rule, std::ostream& out) {
   out << ". Kind: " << engine::to_string(rule.kind) << " (torch " << rule.release.from.str() << " to "
       << rule.release.to.str() << "). Confidence: " << rule.confidence << ". Fix: " << fix_label(rule) << ".";
   if (!rule.default_enabled) out << " Off by default (enable with `--extend-select " << rule.code << "`).";
+  out << "\n\n## When it applies\n\n" << engine::applicability_text(rule);
   out << "\n\n## What it does\n\n" << rule.docs().what << "\n\n## Why is this bad?\n\n" << rule.docs().why << "\n\n";
   out << "## Example\n\n";
   if (rule.language == engine::RuleLanguage::Build) out << "In `" << rule.docs().example_file << "`:\n\n";
@@ -111,8 +113,10 @@ nlohmann::ordered_json rule_json(const engine::RuleSpec& rule) {
   if (!rule.docs().after_adopt_new.empty()) docs["after_adopt_new"] = rule.docs().after_adopt_new;
   nlohmann::ordered_json fix = {
       {"applicability", rule.fix_applicability ? std::string(to_string(*rule.fix_applicability)) : "none"},
-      {"requires", rule.fix_compat.torch ? nlohmann::ordered_json{{"torch", ">=" + rule.fix_compat.torch->str()}}
-                                         : nlohmann::ordered_json::object()},
+      {"requires",
+       !rule.fix_compat.empty()
+           ? nlohmann::ordered_json{{"torch", to_string(rule.fix_compat).substr(std::string_view("torch").size())}}
+           : nlohmann::ordered_json::object()},
       {"policies", rule.fix_policies}};
   nlohmann::ordered_json out = {{"code", rule.code},
                         {"name", rule.name},
@@ -128,6 +132,7 @@ nlohmann::ordered_json rule_json(const engine::RuleSpec& rule) {
                         {"references", references},
                         {"docs", docs}};
   if (!rule.removed_in.empty()) out["removed_in"] = rule.removed_in;
+  out["applies"] = engine::applicability_text(rule);
   return out;
 }
 

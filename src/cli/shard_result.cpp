@@ -24,6 +24,7 @@ json fix_record(const Fix& fix) {
   return {{"title", fix.title},
           {"applicability", static_cast<int>(fix.applicability)},
           {"requires_torch", fix.compat.torch ? fix.compat.torch->str() : ""},
+          {"requires_torch_below", fix.compat.below ? fix.compat.below->str() : ""},
           {"policy", static_cast<int>(fix.policy)},
           {"edits", edits}};
 }
@@ -42,7 +43,11 @@ json diagnostic_record(const Diagnostic& diagnostic) {
 json settings_record(const engine::Settings& settings) {
   json policies = json::object();
   for (const auto& [code, policy] : settings.policies) policies[code] = static_cast<int>(policy);
-  return {{"min_torch", settings.min_torch.str()}, {"unsafe_fixes", settings.unsafe_fixes}, {"policies", policies}};
+  return {{"min_torch", settings.min_torch.str()},
+          {"max_torch", settings.max_torch ? settings.max_torch->str() : ""},
+          {"target", settings.target.str()},
+          {"unsafe_fixes", settings.unsafe_fixes},
+          {"policies", policies}};
 }
 
 template <typename Enum>
@@ -70,6 +75,8 @@ Diagnostic read_diagnostic(const json& record, size_t text_size) {
     fix.applicability = enum_at(fix_json.at("applicability"), Applicability::DisplayOnly);
     std::string torch = fix_json.at("requires_torch").get<std::string>();
     if (!torch.empty()) fix.compat.torch = TorchVersion::parse(torch);
+    std::string below = fix_json.value("requires_torch_below", "");
+    if (!below.empty()) fix.compat.below = TorchVersion::parse(below);
     fix.policy = enum_at(fix_json.at("policy"), FixPolicy::AdoptNew);
     for (const json& edit : fix_json.at("edits")) {
       fix.edits.push_back({range_at(edit, text_size), edit.at(2).get<std::string>()});
@@ -82,6 +89,8 @@ Diagnostic read_diagnostic(const json& record, size_t text_size) {
 std::shared_ptr<const engine::Settings> read_settings(const json& record) {
   auto settings = std::make_shared<engine::Settings>();
   settings->min_torch = TorchVersion::parse(record.at("min_torch").get<std::string>());
+  if (std::string max = record.value("max_torch", ""); !max.empty()) settings->max_torch = TorchVersion::parse(max);
+  if (std::string target = record.value("target", ""); !target.empty()) settings->target = TorchVersion::parse(target);
   settings->unsafe_fixes = record.at("unsafe_fixes").get<bool>();
   for (const auto& [code, policy] : record.at("policies").items()) {
     settings->policies[code] = enum_at(policy, FixPolicy::AdoptNew);
@@ -105,6 +114,7 @@ ShardRun start_shard_run(const CheckOptions& options, Shard shard, const std::ve
                 options.ignore,
                 options.policies,
                 options.min_torch,
+                options.target_version,
                 options.compile_database_dir,
                 options.config_path,
                 options.isolated,
@@ -159,8 +169,10 @@ void write_shard_json(const output::Report& report, const ShardRun& run, std::os
   }
   json projects = json::array();
   for (const output::ProjectSummary& project : report.projects) {
-    projects.push_back(
-        {{"root", project.root}, {"min_torch", project.min_torch}, {"source", project.source}, {"files", project.files}});
+    projects.push_back({{"root", project.root},
+                        {"torch_range", project.torch_range},
+                        {"source", project.source},
+                        {"files", project.files}});
   }
   json shard{{"version", kVersion},
              {"index", run.shard.index},
@@ -204,7 +216,7 @@ ShardResult read_shard_json(const std::string& path) {
     result.fix_mode = shard.at("fix_mode").get<bool>();
     result.fixed = shard.at("fixed").get<int>();
     for (const json& project : shard.at("projects")) {
-      result.projects.push_back({project.at("root").get<std::string>(), project.at("min_torch").get<std::string>(),
+      result.projects.push_back({project.at("root").get<std::string>(), project.at("torch_range").get<std::string>(),
                                  project.at("source").get<std::string>(), project.at("files").get<size_t>()});
     }
     for (const json& settings : shard.at("settings")) result.settings.push_back(read_settings(settings));

@@ -16,7 +16,11 @@ std::string_view to_string(Applicability applicability) {
 }
 
 std::string to_string(const FixRequirements& requirements) {
-  return requirements.torch ? "torch>=" + requirements.torch->str() : std::string();
+  if (requirements.empty()) return {};
+  std::string text = "torch";
+  if (requirements.torch) text += ">=" + requirements.torch->str();
+  if (requirements.below) text += std::string(requirements.torch ? "," : "") + "<" + requirements.below->str();
+  return text;
 }
 
 std::string_view to_string(FixPolicy policy) {

@@ -168,13 +168,19 @@ FixRequirements parse_fix_requirements(const json& object, const std::string& wh
   FixRequirements requirements;
   std::string torch = reader.string("torch", false);
   if (!torch.empty()) {
-    // Only a lower bound: the project's supported range is known by its lowest release.
-    static const std::regex lower_bound(R"(>=([0-9]+\.[0-9]+))");
+    // A lower bound (where the spelling the fix writes first exists) and an optional upper one
+    // (the release that removes it again), compared with the project's supported range.
+    static const std::regex bounds(R"((?:>=([0-9]+\.[0-9]+))?(?:,?<([0-9]+\.[0-9]+))?)");
     std::smatch match;
-    if (!std::regex_match(torch, match, lower_bound)) {
-      reader.fail("`torch` is `" + torch + "`; expected a lower bound, `>=MAJOR.MINOR`");
+    if (!std::regex_match(torch, match, bounds) || (!match[1].matched && !match[2].matched)) {
+      reader.fail("`torch` is `" + torch +
+                  "`; expected `>=MAJOR.MINOR`, `<MAJOR.MINOR` or `>=MAJOR.MINOR,<MAJOR.MINOR`");
     }
-    requirements.torch = TorchVersion::parse(match[1].str());
+    if (match[1].matched) requirements.torch = TorchVersion::parse(match[1].str());
+    if (match[2].matched) requirements.below = TorchVersion::parse(match[2].str());
+    if (requirements.torch && requirements.below && !(*requirements.torch < *requirements.below)) {
+      reader.fail("`torch` is `" + torch + "`: no release meets it");
+    }
   }
   reader.finish();
   if (requirements.empty()) reader.fail("names no requirement; leave `requires` out instead");
@@ -265,6 +271,11 @@ RuleSpec parse_rule(const json& entry, const std::string& origin, std::string_vi
   rule.default_enabled = reader.boolean("default_enabled", true);
   rule.since = reader.string("since");
   rule.removed_in = reader.string("removed_in", false);
+  rule.since_release = version_from(reader, "since");
+  if (!rule.removed_in.empty()) {
+    rule.removed_release = version_from(reader, "removed_in");
+    if (!(rule.since_release < *rule.removed_release)) reader.fail("`removed_in` must be a release after `since`");
+  }
   rule.confidence = reader.choice("confidence", {"high", "medium", "heuristic"});
   rule.references = reader.strings("references");
   std::string language = reader.choice("language", {"python", "cxx", "build"}, "python");
@@ -364,6 +375,15 @@ Catalog Catalog::from_rules(std::vector<RuleSpec> rules) {
     if (i == 0 || release.from < catalog.release_.from) catalog.release_.from = release.from;
     if (i == 0 || catalog.release_.to < release.to) catalog.release_.to = release.to;
   }
+  std::set<TorchVersion> targets;
+  for (const RuleSpec& rule : catalog.rules_) {
+    targets.insert(rule.release.to);
+    targets.insert(rule.since_release);
+    if (rule.removed_release) targets.insert(*rule.removed_release);
+  }
+  for (TorchVersion target : targets) {
+    if (catalog.release_.from < target) catalog.targets_.push_back(target);
+  }
   return catalog;
 }
 
@@ -386,6 +406,24 @@ ReleaseNames builtin_release_names() {
 }
 
 TorchVersion default_min_torch() { return TorchVersion::parse(builtin_release_names().from); }
+
+TorchVersion default_target() { return TorchVersion::parse(builtin_release_names().to); }
+
+TorchVersion Catalog::parse_target(std::string_view text) const {
+  std::string allowed;
+  for (TorchVersion target : targets_) allowed += target.str() + ", ";
+  allowed += "or latest";
+  if (text == "latest" && !targets_.empty()) return targets_.back();
+  std::optional<TorchVersion> version;
+  try {
+    version = TorchVersion::parse(text);
+  } catch (const std::invalid_argument&) {
+  }
+  if (!version || std::find(targets_.begin(), targets_.end(), *version) == targets_.end()) {
+    throw std::invalid_argument("unknown target version `" + std::string(text) + "`; expected " + allowed);
+  }
+  return *version;
+}
 
 const RuleSpec* Catalog::find(std::string_view code) const {
   for (const RuleSpec& rule : rules_) {

@@ -18,10 +18,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::array<std::string_view, 17> kKeys = {
-    "cache-dir",     "exclude",          "extend",    "extend-exclude",    "extend-select", "extension",
-    "fixable",       "ignore",           "max-file-size-mb", "min-torch", "output-format", "per-file-ignores", "policy",
-    "respect-gitignore", "select",       "unfixable", "include-extensions"};
+constexpr std::array<std::string_view, 18> kKeys = {
+    "cache-dir",        "exclude",           "extend",        "extend-exclude",
+    "extend-select",    "extension",         "fixable",       "ignore",
+    "max-file-size-mb", "min-torch",         "output-format", "per-file-ignores",
+    "policy",           "respect-gitignore", "select",        "target-version",
+    "unfixable",        "include-extensions"};
 
 std::string valid_keys() {
   std::string list;
@@ -254,6 +256,14 @@ ConfigFile parse_table(const toml::table& table, const fs::path& path, const std
         reader.fail(value, key, error.what());
       }
       config.min_torch = version;
+    } else if (key == "target-version") {
+      std::string version = reader.string(key, value);
+      try {
+        (void)catalog.parse_target(version);
+      } catch (const std::invalid_argument& error) {
+        reader.fail(value, key, error.what());
+      }
+      config.target_version = version;
     } else if (key == "policy") {
       auto policy_of = [&](const toml::node& node, std::string_view entry) {
         try {
@@ -515,6 +525,13 @@ const ResolvedConfig& ConfigResolver::resolve(const std::optional<fs::path>& con
   } else if (file && file->min_torch) {
     settings.min_torch = TorchVersion::parse(*file->min_torch);
     resolved->min_torch_source = file->path.string() + " (min-torch)";
+  }
+  if (overrides_.target_version) {
+    settings.target = catalog_.parse_target(*overrides_.target_version);
+    resolved->target_source = "--target-version";
+  } else if (file && file->target_version) {
+    settings.target = catalog_.parse_target(*file->target_version);
+    resolved->target_source = file->path.string() + " (target-version)";
   }
   if (file && file->max_file_size_mb) settings.max_file_bytes = *file->max_file_size_mb << 20;
   if (file) settings.policies = file->policy;

@@ -45,6 +45,7 @@ ConfigFile merge(const ConfigFile& base, ConfigFile config) {
   for (const auto& [ending, kind] : base.build_extensions) config.build_extensions.try_emplace(ending, kind);
   for (const auto& [code, policy] : base.policy) config.policy.try_emplace(code, policy);
   if (!config.min_torch) config.min_torch = base.min_torch;
+  if (!config.target_version) config.target_version = base.target_version;
   if (!config.max_file_size_mb) config.max_file_size_mb = base.max_file_size_mb;
   if (!config.respect_gitignore) config.respect_gitignore = base.respect_gitignore;
   if (!config.output_format) config.output_format = base.output_format;

@@ -7,6 +7,7 @@
 
 #include "torchmigrate/engine/front.hpp"
 #include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/rule_lifecycle.hpp"
 
 namespace torchmigrate::engine {
 namespace {
@@ -102,7 +103,14 @@ LintEnvironment::LintEnvironment(const Catalog& catalog, const CheckRegistry& re
   for (const RuleSpec& rule : catalog_.rules()) {
     if (rule.check_family == kUnusedSuppressionFamily && settings_.selection.enabled(rule))
       unused_suppression_rule_ = &rule;
+    RuleStanding standing = this->standing(rule);
+    std::string note = standing_note(rule, standing, settings_.min_torch);
+    if (!note.empty()) standing_notes_.emplace(rule.code, std::make_pair(std::move(note), standing.removal_reached));
   }
+}
+
+RuleStanding LintEnvironment::standing(const RuleSpec& rule) const {
+  return standing_of(rule, settings_.min_torch, settings_.target);
 }
 
 std::shared_ptr<const Prefilter> LintEnvironment::prefilter(std::vector<const RuleSpec*> rules) const {
@@ -159,6 +167,14 @@ std::vector<bool> LintEnvironment::candidates(size_t rules, const Prefilter& pre
 
 void LintEnvironment::finish(const SourceFile& file, Suppressions& suppressions,
                              std::vector<Diagnostic>& diagnostics) const {
+  if (!standing_notes_.empty()) {
+    for (Diagnostic& diagnostic : diagnostics) {
+      auto it = standing_notes_.find(diagnostic.code);
+      if (it == standing_notes_.end()) continue;
+      diagnostic.message += it->second.first;
+      if (it->second.second) diagnostic.severity = Severity::Error;
+    }
+  }
   explain_unmet_requirements(diagnostics, settings_);
   suppressions.apply(file, diagnostics);
   if (unused_suppression_rule_ != nullptr) {

@@ -45,6 +45,8 @@ Linter::Linter(const Catalog& catalog, const CheckRegistry& registry, Settings s
   for (const RuleSpec& rule : environment_.catalog().rules()) {
     // TM001 looks at the suppressions of every language; the fronts run it together.
     if (!environment_.settings().selection.enabled(rule) || rule.check_family == kUnusedSuppressionFamily) continue;
+    // The project's place on the release train decides whether the rule concerns it at all.
+    if (!environment_.standing(rule).reported) continue;
     // The first front of the rule's language runs it (a notebook borrows the Python front's).
     for (const auto& front : fronts_) {
       if (front->rule_language() != rule.language) continue;

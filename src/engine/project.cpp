@@ -2,6 +2,9 @@
 #include "torchmigrate/engine/project.hpp"
 
 #include <algorithm>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <string_view>
 #include <system_error>
 
@@ -15,12 +18,36 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Pins or a torchmigrate configuration make a directory a project's root, and so does the top of
-// a repository (`.git`). Every directory of a walk is asked: its listing answers.
+// A packaging root: pyproject.toml with a `[project]`, `[tool.poetry]` or `[tool.torchmigrate]`
+// table, or a setup.py that calls setup() from setuptools or distutils (an ordinary module that
+// happens to be named setup.py, like a trainer's `setup.py`, is none).
+bool defines_package(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  if (file.filename() == "pyproject.toml") {
+    static const std::regex table(R"((^|\n)\s*\[\s*(project|tool\.poetry|tool\.torchmigrate)\s*\])");
+    return std::regex_search(text, table);
+  }
+  static const std::regex imports(R"(\b(import|from)\s+(setuptools|distutils)\b)");
+  static const std::regex call(R"(\bsetup\s*\()");
+  return std::regex_search(text, imports) && std::regex_search(text, call);
+}
+
+// A directory is a project's root when it holds a torchmigrate configuration, a file that pins
+// torch, or a package's definition; the top of a repository (`.git`) is the outer edge. Every
+// directory of a walk is asked: its listing answers, and only a candidate file is read.
 bool is_project_edge(const fs::path& directory, DirectoryListings& listings) {
-  return listings.has_regular_file_where(directory.native(), [](std::string_view name) {
-    return name == ".torchmigrate.toml" || name == "torchmigrate.toml" || is_pin_file_name(name);
-  }) || listings.has(directory.native(), ".git");
+  if (listings.has(directory.native(), ".git")) return true;
+  return listings.has_regular_file_where(directory.native(), [&](std::string_view name) {
+    if (name == ".torchmigrate.toml" || name == "torchmigrate.toml" || name == "setup.cfg") return true;
+    if (!is_pin_file_name(name)) return false;
+    fs::path file = directory / name;
+    if ((name == "pyproject.toml" || name == "setup.py") && defines_package(file)) return true;
+    return names_torch(file);
+  });
 }
 
 fs::path start_directory(const fs::path& path) {
@@ -93,7 +120,7 @@ fs::path ProjectIndex::root_of(const fs::path& path, const fs::file_status& link
   }
   fs::path start = start_of(path, link);
   std::optional<fs::path> edge = nearest_edge(start);
-  fs::path root = edge ? *edge : start;
+  fs::path root = edge ? *edge : fallback_root(start);
   if (fs::is_regular_file(link)) file_directory_roots_.emplace(std::move(directory), root.native());
   return root;
 }
@@ -152,15 +179,58 @@ std::shared_ptr<const Project> ProjectIndex::project_of(const fs::path& path) {
 }
 
 std::shared_ptr<const Project> ProjectIndex::project_of(const fs::path& path, const fs::file_status& link) {
-  fs::path root = root_of(path, link);
+  return project_at(root_of(path, link));
+}
+
+std::shared_ptr<const Project> ProjectIndex::project_at(const fs::path& root) {
   std::lock_guard lock(mutex_);
   auto it = projects_.find(root);
   if (it == projects_.end()) {
-    auto project = std::make_shared<Project>(root, detect_torch_range({root}), lister_ ? lister_(root) : nullptr,
-                                             extensions_);
+    auto project = std::make_shared<Project>(root, range_of(root), lister_ ? lister_(root) : nullptr, extensions_);
     it = projects_.emplace(root, std::move(project)).first;
   }
   return it->second;
+}
+
+// A project that pins no torch supports what the project around it supports: a package inside a
+// repository whose top-level requirements pin torch, a folder with a configuration of its own.
+TorchRange ProjectIndex::range_of(const fs::path& root) {
+  TorchRange range = project_torch_range(root);
+  if (range.pinned() || root == root.parent_path()) return range;
+  if (listings_.has(root.native(), ".git")) return range;  // a repository's top is the outer edge
+  // Outside any repository, the run's common directory is.
+  if (run_root_ && root == *run_root_ && !inside_repository(root)) return range;
+  std::optional<fs::path> outer = nearest_edge(root.parent_path());
+  if (!outer) return range;
+  const TorchRange& enclosing = project_at(*outer)->torch_range();
+  if (!enclosing.pinned()) return range;
+  TorchRange inherited = enclosing;
+  inherited.notes = range.notes;
+  inherited.warnings.clear();
+  if (inherited.inherited_from.empty()) inherited.inherited_from = outer->string();
+  return inherited;
+}
+
+bool ProjectIndex::inside_repository(const fs::path& directory) {
+  for (fs::path at = directory;; at = at.parent_path()) {
+    if (listings_.has(at.native(), ".git")) return true;
+    if (at == at.parent_path()) return false;
+  }
+}
+
+void ProjectIndex::set_run_root(const fs::path& directory) {
+  std::lock_guard lock(mutex_);
+  run_root_ = directory;
+}
+
+// Outside any project and repository, the run's common directory is the one project (every
+// directory its own project would split one tree into dozens); a path outside it keeps its own.
+fs::path ProjectIndex::fallback_root(const fs::path& start) const {
+  if (run_root_) {
+    fs::path relative = start.lexically_relative(*run_root_);
+    if (!relative.empty() && *relative.begin() != "..") return *run_root_;
+  }
+  return start;
 }
 
 std::vector<std::shared_ptr<const Project>> ProjectIndex::projects() const {

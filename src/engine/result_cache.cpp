@@ -29,7 +29,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 // Bumped whenever the layout of the file changes; an older file then simply misses.
-constexpr int kFormat = 6;
+constexpr int kFormat = 7;
 constexpr std::string_view kMagic = "torchmigrate-cache";
 // Entries unused for this many days are dropped when the file is next written.
 constexpr uint32_t kKeepDays = 30;
@@ -65,16 +65,13 @@ std::string portable_path(std::string_view path, const Settings& settings) {
 // `read` names the project's facts that matter: asking for them gathers them from the project's
 // tree, so a file whose rules read none leaves them out.
 std::string settings_hash(const Settings& settings, FactsRead read) {
-  json out{{"select", settings.selection.select},
-           {"extend_select", settings.selection.extend_select},
-           {"ignore", settings.selection.ignore},
-           {"file_ignore", settings.selection.file_ignore},
-           {"min_torch", settings.min_torch.str()},
-           {"unsafe", settings.unsafe_fixes},
-           {"fixable", settings.fixable},
-           {"max_file_bytes", settings.max_file_bytes},
-           {"unfixable", settings.unfixable},
-           {"compile_db", portable_path(settings.compile_database_dir, settings)}};
+  json out{
+      {"select", settings.selection.select},   {"extend_select", settings.selection.extend_select},
+      {"ignore", settings.selection.ignore},   {"file_ignore", settings.selection.file_ignore},
+      {"min_torch", settings.min_torch.str()}, {"max_torch", settings.max_torch ? settings.max_torch->str() : ""},
+      {"target", settings.target.str()},       {"unsafe", settings.unsafe_fixes},
+      {"fixable", settings.fixable},           {"max_file_bytes", settings.max_file_bytes},
+      {"unfixable", settings.unfixable},       {"compile_db", portable_path(settings.compile_database_dir, settings)}};
   // Whether the file has a project; where the project lies is not part of any finding.
   if (settings.project) out["project"] = true;
   if (read.any()) {
@@ -190,6 +187,7 @@ std::string encode(const std::vector<Diagnostic>& diagnostics) {
       }
       out.u8(static_cast<uint8_t>(fix.applicability));
       out.str(fix.compat.torch ? fix.compat.torch->str() : "");
+      out.str(fix.compat.below ? fix.compat.below->str() : "");
       out.u32(static_cast<uint32_t>(fix.imported_modules.size()));
       for (const std::string& module : fix.imported_modules) out.str(module);
       out.u8(static_cast<uint8_t>(fix.policy));
@@ -212,7 +210,7 @@ bool known_code(const std::string& code) {
 }
 
 // Smallest encodings, for Reader::count: a diagnostic, a fix, an edit, a module name.
-constexpr size_t kLeastDiagnostic = 21, kLeastFix = 18, kLeastEdit = 12, kLeastString = 4;
+constexpr size_t kLeastDiagnostic = 21, kLeastFix = 22, kLeastEdit = 12, kLeastString = 4;
 
 std::vector<Diagnostic> decode(std::string_view payload, std::string_view text) {
   Reader in(payload);
@@ -234,14 +232,17 @@ std::vector<Diagnostic> decode(std::string_view payload, std::string_view text) 
         edit.replacement = in.str();
       }
       fix.applicability = static_cast<Applicability>(in.choice(static_cast<int>(Applicability::DisplayOnly)));
-      std::string_view torch = in.str();
-      if (!torch.empty()) {
+      auto version = [&](std::optional<TorchVersion>& into) {
+        std::string_view text = in.str();
+        if (text.empty()) return;
         try {
-          fix.compat.torch = TorchVersion::parse(std::string(torch));
+          into = TorchVersion::parse(std::string(text));
         } catch (const std::invalid_argument&) {
           throw Rejected{};
         }
-      }
+      };
+      version(fix.compat.torch);
+      version(fix.compat.below);
       fix.imported_modules.resize(in.count(kLeastString));
       for (std::string& module : fix.imported_modules) module = in.str();
       fix.policy = static_cast<FixPolicy>(in.choice(static_cast<int>(FixPolicy::AdoptNew)));

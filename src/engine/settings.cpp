@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/settings.hpp"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 
 #include "torchmigrate/engine/project.hpp"
@@ -56,8 +58,14 @@ Applicability Settings::effective(const Fix& fix) const {
 }
 
 std::string Settings::unmet_requirement(const Fix& fix) const {
-  if (!fix.compat.torch || !(min_torch < *fix.compat.torch)) return {};
-  return "needs torch >= " + fix.compat.torch->str() + "; the project supports torch >= " + min_torch.str();
+  TorchVersion newest = newest_torch();
+  bool too_old = fix.compat.torch && min_torch < *fix.compat.torch;
+  bool too_new = fix.compat.below && !(newest < *fix.compat.below);
+  if (!too_old && !too_new) return {};
+  std::string supported = min_torch < newest ? fmt::format("{}-{}", min_torch.str(), newest.str()) : min_torch.str();
+  if (too_old)
+    return fmt::format("needs torch >= {}; the project supports torch {}", fix.compat.torch->str(), supported);
+  return fmt::format("needs torch < {}; the project supports torch {}", fix.compat.below->str(), supported);
 }
 
 void validate_selector(std::string_view selector, const Catalog& catalog) {

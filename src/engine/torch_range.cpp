@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -18,9 +19,27 @@ namespace fs = std::filesystem;
 
 namespace {
 
-enum class PinFileKind { Requirements, Constraints, Pyproject, SetupCfg, SetupPy, Environment };
+// The kinds of file a range is read from, in the order their pins are listed.
+enum class PinFileKind {
+  Requirements,
+  Constraints,
+  Pyproject,
+  SetupCfg,
+  SetupPy,
+  Environment,
+  CondaRecipe,
+  Dockerfile,
+  Tox,
+  CiWorkflow,
+};
 
-std::optional<PinFileKind> pin_file_kind(std::string_view name) {
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::optional<PinFileKind> package_pin_kind(std::string_view name) {
   if (name.starts_with("requirements") && name.ends_with(".txt")) return PinFileKind::Requirements;
   if (name.starts_with("constraints") && name.ends_with(".txt")) return PinFileKind::Constraints;
   if (name == "pyproject.toml") return PinFileKind::Pyproject;
@@ -32,17 +51,32 @@ std::optional<PinFileKind> pin_file_kind(std::string_view name) {
   return std::nullopt;
 }
 
-// The project's pin files in one directory, in tie-breaking order.
-std::vector<fs::path> pin_files(const fs::path& directory) {
-  std::vector<std::pair<PinFileKind, fs::path>> found;
-  for (const std::string& name :
-       regular_files_named(directory, [](std::string_view name) { return pin_file_kind(name).has_value(); })) {
-    found.emplace_back(*pin_file_kind(name), directory / name);
+std::optional<PinFileKind> environment_pin_kind(std::string_view name) {
+  std::string folded = lower(name);
+  if (folded.starts_with("dockerfile") || folded.starts_with("containerfile") || folded.ends_with(".dockerfile")) {
+    return PinFileKind::Dockerfile;
   }
-  std::sort(found.begin(), found.end());
-  std::vector<fs::path> files;
-  for (auto& entry : found) files.push_back(std::move(entry.second));
-  return files;
+  if (name == "tox.ini") return PinFileKind::Tox;
+  if (name == ".gitlab-ci.yml" || name == ".gitlab-ci.yaml") return PinFileKind::CiWorkflow;
+  if (name == "meta.yaml" || name == "meta.yml") return PinFileKind::CondaRecipe;
+  return std::nullopt;
+}
+
+bool is_yaml(std::string_view name) { return name.ends_with(".yml") || name.ends_with(".yaml"); }
+
+// A file's kind by its name, and by its place for CI definitions (`.github/workflows/*.yml`,
+// `.circleci/*.yml`), which have no telling name of their own.
+std::optional<PinFileKind> pin_kind_of(const fs::path& file) {
+  std::string name = file.filename().string();
+  if (auto kind = package_pin_kind(name)) return kind;
+  if (auto kind = environment_pin_kind(name)) return kind;
+  std::string parent = file.parent_path().filename().string();
+  std::string grandparent = file.parent_path().parent_path().filename().string();
+  if (is_yaml(name) && ((parent == "workflows" && grandparent == ".github") || parent == ".circleci")) {
+    return PinFileKind::CiWorkflow;
+  }
+  if (name.ends_with(".txt")) return PinFileKind::Requirements;  // named by `-r FILE`
+  return std::nullopt;
 }
 
 // Paths are shown relative to the working directory when they are inside it.
@@ -62,10 +96,10 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
-std::optional<std::string> read_text(const fs::path& file, std::vector<std::string>& notes) {
+std::optional<std::string> read_text(const fs::path& file, std::vector<std::string>* notes) {
   std::ifstream in(file, std::ios::binary);
   if (!in) {
-    notes.push_back(display(file) + ": cannot be read; ignored");
+    if (notes != nullptr) notes->push_back(display(file) + ": cannot be read; ignored");
     return std::nullopt;
   }
   std::ostringstream buffer;
@@ -73,8 +107,58 @@ std::optional<std::string> read_text(const fs::path& file, std::vector<std::stri
   return buffer.str();
 }
 
-// The torch requirements of one pin file, read by the same reader as the packaging rules
-// (buildfiles::find_requirements), each turned into the lowest MAJOR.MINOR it admits.
+size_t line_of(std::string_view text, size_t offset) {
+  return static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n')) + 1;
+}
+
+// The MAJOR.MINOR of a PEP 440 version; nullopt for an epoch, which torch never had.
+std::optional<TorchVersion> major_minor(const buildfiles::Version& version) {
+  if (version.epoch() != 0) return std::nullopt;
+  const std::vector<long>& release = version.release();
+  return TorchVersion{static_cast<int>(release[0]), release.size() > 1 ? static_cast<int>(release[1]) : 0};
+}
+
+// The highest MAJOR.MINOR below or at an upper bound: `<2.9` -> 2.8, `<2.9.1` -> 2.9,
+// `<=2.8.1` -> 2.8; `<3` says nothing at this granularity.
+std::optional<TorchVersion> highest_release(const buildfiles::UpperBound& bound) {
+  std::optional<TorchVersion> version = major_minor(bound.version);
+  if (!version || bound.inclusive) return version;
+  const std::vector<long>& release = bound.version.release();
+  bool patch = std::any_of(release.begin() + std::min<std::ptrdiff_t>(2, static_cast<std::ptrdiff_t>(release.size())),
+                           release.end(), [](long part) { return part != 0; });
+  if (patch) return version;
+  if (release.size() < 2 || version->minor == 0) return std::nullopt;
+  return TorchVersion{version->major, version->minor - 1};
+}
+
+// One interval; a file's pins are joined into their hull (alternatives: markers, matrix entries).
+struct Interval {
+  std::optional<TorchVersion> lowest, highest;
+  std::string low_source, high_source;              // the lines that gave them
+  bool bounded_below = true, bounded_above = true;  // false once an entry has no bound there
+
+  void add(std::optional<TorchVersion> low, std::optional<TorchVersion> high, const std::string& source) {
+    bounded_below = bounded_below && low.has_value();
+    bounded_above = bounded_above && high.has_value();
+    if (low && (!lowest || *low < *lowest)) {
+      lowest = low;
+      low_source = source;
+    }
+    if (high && (!highest || *highest < *high)) {
+      highest = high;
+      high_source = source;
+    }
+  }
+  [[nodiscard]] std::optional<TorchPin> pin() const {
+    std::optional<TorchVersion> low = bounded_below ? lowest : std::nullopt;
+    std::optional<TorchVersion> high = bounded_above ? highest : std::nullopt;
+    if (!low && !high) return std::nullopt;
+    return TorchPin{low, high, low ? low_source : high_source};
+  }
+};
+
+// The requirements of one file read by the same reader as the packaging rules
+// (buildfiles::find_requirements), each turned into the releases it admits.
 class PinCollector {
  public:
   PinCollector(const fs::path& file, std::vector<std::string>& notes) : where_(display(file)), notes_(notes) {}
@@ -85,7 +169,8 @@ class PinCollector {
     std::vector<buildfiles::Requirement> requirements = buildfiles::find_requirements(build_file, "torch", &error);
     if (error) notes_.push_back(where_ + ":" + std::to_string(error->line) + ": " + error->what + "; ignored");
     // conda calls the distribution `pytorch`.
-    if (kind == buildfiles::FileKind::CondaEnvironment) {
+    if (kind == buildfiles::FileKind::CondaEnvironment || kind == buildfiles::FileKind::Dockerfile ||
+        kind == buildfiles::FileKind::Yaml) {
       for (buildfiles::Requirement& conda : buildfiles::find_requirements(build_file, "pytorch")) {
         if (conda.conda) requirements.push_back(std::move(conda));
       }
@@ -93,156 +178,347 @@ class PinCollector {
     for (const buildfiles::Requirement& requirement : requirements) add(text, requirement);
   }
 
-  std::vector<TorchPin> take() {
-    std::stable_sort(pins_.begin(), pins_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<TorchPin> pins;
-    for (auto& [offset, pin] : pins_) pins.push_back(std::move(pin));
-    return pins;
+  // One requirement given as text (tox.ini's `deps`), at `offset`.
+  void add_line(std::string_view text, size_t offset, std::string_view line) {
+    std::optional<buildfiles::Pep508> parsed = buildfiles::parse_pep508(line);
+    if (!parsed) return;
+    std::string name =
+        buildfiles::normalize_name(line.substr(parsed->name_begin, parsed->name_end - parsed->name_begin));
+    if (name != "torch") return;
+    add_specifier(text, offset, trim(line), parsed->specifier);
   }
+
+  // A version a CI matrix names (`torch-version: [2.1, 2.4]`): tested, so supported; the newest
+  // one tested is no bound (a matrix lags behind releases).
+  void add_version(std::string_view text, size_t offset, std::string_view value) {
+    std::optional<buildfiles::Version> version = buildfiles::Version::parse(value);
+    if (!version) return;
+    std::optional<TorchVersion> release = major_minor(*version);
+    if (!release) return;
+    std::string source = source_at(text, offset);
+    interval_.add(release, std::nullopt, source);
+  }
+
+  std::optional<TorchPin> take() const { return interval_.pin(); }
 
  private:
   void add(std::string_view text, const buildfiles::Requirement& requirement) {
-    size_t line = static_cast<size_t>(std::count(text.begin(), text.begin() + requirement.range.start, '\n')) + 1;
-    std::string source = where_ + ":" + std::to_string(line);
     std::string shown(trim(text.substr(requirement.range.start, requirement.range.length())));
+    add_specifier(text, requirement.range.start, shown, requirement.specifier);
+  }
+
+  void add_specifier(std::string_view text, size_t offset, std::string_view shown, const std::string& specifier) {
+    // `torch==${TORCH_VERSION}`, `torch=={{ torch }}`: set elsewhere; nothing to read here.
+    if (specifier.find_first_of("${%") != std::string::npos) return;
+    std::string source = source_at(text, offset);
     auto note = [&](const std::string& why) {
-      notes_.push_back(source + ": cannot read the torch requirement `" + shown + "` (" + why + "); ignored");
+      notes_.push_back(source + ": cannot read the torch requirement `" + std::string(shown) + "` (" + why +
+                       "); ignored");
     };
-    std::optional<std::vector<buildfiles::Specifier>> specifiers = buildfiles::parse_specifiers(requirement.specifier);
-    if (!specifiers) return note("`" + requirement.specifier + "` is not a version specifier");
+    std::optional<std::vector<buildfiles::Specifier>> specifiers = buildfiles::parse_specifiers(specifier);
+    if (!specifiers) return note("`" + specifier + "` is not a version specifier");
     std::optional<buildfiles::LowerBound> lowest = buildfiles::lowest_admitted(*specifiers);
-    if (!lowest) return;  // no lower bound: says nothing about the oldest supported torch
-    const buildfiles::Version& version = lowest->version;
-    if (version.epoch() != 0) return note("torch versions have no epoch");
-    const std::vector<long>& release = version.release();
-    TorchVersion pinned{static_cast<int>(release[0]), release.size() > 1 ? static_cast<int>(release[1]) : 0};
-    pins_.emplace_back(requirement.range.start, TorchPin{pinned, source});
+    std::optional<buildfiles::UpperBound> highest = buildfiles::highest_admitted(*specifiers);
+    std::optional<TorchVersion> low = lowest ? major_minor(lowest->version) : std::nullopt;
+    std::optional<TorchVersion> high = highest ? highest_release(*highest) : std::nullopt;
+    if ((lowest && !low) || (highest && !major_minor(highest->version))) return note("torch versions have no epoch");
+    if (!low && !high) return;  // `torch`, `torch!=2.7.0`: says nothing about the range
+    interval_.add(low, high, source);
+  }
+
+  [[nodiscard]] std::string source_at(std::string_view text, size_t offset) const {
+    return where_ + ":" + std::to_string(line_of(text, offset));
   }
 
   std::string where_;
   std::vector<std::string>& notes_;
-  std::vector<std::pair<uint32_t, TorchPin>> pins_;  // by offset, for a stable order
+  Interval interval_;
 };
 
-// `-r other.txt` / `--requirement=other.txt` / `-c constraints.txt` lines: pip reads those files
-// as part of this one, so their pins count (`requirements.txt` that only says
-// `-r requirements/base.txt` is common).
-std::optional<std::string> included_file(std::string_view line) {
-  for (std::string_view option : {"--requirement", "--constraint", "-r", "-c"}) {
-    if (!line.starts_with(option)) continue;
-    std::string_view rest = line.substr(option.size());
-    if (!rest.empty() && rest.front() == '=') rest.remove_prefix(1);
-    else if (!rest.empty() && !std::isspace(static_cast<unsigned char>(rest.front())) && option.size() > 2) continue;
-    rest = trim(rest);
-    if (rest.empty()) return std::nullopt;
-    return std::string(rest.substr(0, rest.find_first_of(" \t")));
+// `-r other.txt` / `--requirement=other.txt` / `-c constraints.txt` in a requirements file, and
+// `pip install -r FILE` in a Dockerfile, workflow or tox.ini: pip reads those files too, so
+// their pins count.
+std::vector<std::string> referenced_files(std::string_view text) {
+  static const std::regex option(R"((?:^|[\s"'])(?:-r|-c|--requirement|--constraint)(?:[ \t]+|=)?["']?([^\s"';&|)]+))");
+  std::vector<std::string> files;
+  std::string owned(text);
+  for (auto it = std::sregex_iterator(owned.begin(), owned.end(), option); it != std::sregex_iterator(); ++it) {
+    std::string file = (*it)[1].str();
+    for (std::string_view prefix : {"{toxinidir}/", "./"}) {
+      if (file.starts_with(prefix)) file.erase(0, prefix.size());
+    }
+    if (file.empty() || file.find_first_of("${") != std::string::npos || file.starts_with("-")) continue;
+    files.push_back(file);
   }
-  return std::nullopt;
+  return files;
 }
 
-std::vector<std::string> included_files(std::string_view text) {
-  std::vector<std::string> includes;
-  for (const buildfiles::LogicalLine& line : buildfiles::logical_lines(text, buildfiles::FileKind::Requirements)) {
-    if (auto included = included_file(trim(line.text))) includes.push_back(*included);
+// tox.ini: each requirement of a `deps` list, with tox's factor conditions (`py38: torch==1.13`)
+// dropped.
+void read_tox(std::string_view text, PinCollector& pins) {
+  static const std::regex factor(R"(^[\w.,!{}-]+:\s+)");
+  static const std::regex deps_key(R"(^deps\s*=\s*)");
+  size_t offset = 0;
+  while (offset < text.size()) {
+    size_t end = text.find('\n', offset);
+    if (end == std::string_view::npos) end = text.size();
+    std::string line(trim(text.substr(offset, end - offset)));
+    line = std::regex_replace(line, deps_key, "");
+    line = std::regex_replace(line, factor, "");
+    if (line.starts_with("torch") || line.starts_with("Torch")) pins.add_line(text, offset, line);
+    offset = end + 1;
   }
-  return includes;
+}
+
+// CI matrices and variables: `torch-version: [1.13, "2.0"]`, `pytorch_version: 2.1.0`, or a
+// block list under the key. Values that are not versions (`nightly`, `${{ ... }}`) are skipped.
+void read_matrix(std::string_view text, PinCollector& pins) {
+  static const std::regex key(R"(^(\s*)(?:-\s+)?["']?(?:py)?torch[-_ ]?versions?["']?\s*:\s*(.*)$)", std::regex::icase);
+  auto values_of = [&](std::string_view value, size_t offset) {
+    value = trim(value);
+    if (value.starts_with('['))
+      value = value.substr(1, value.find(']') == std::string_view::npos ? value.size() - 1 : value.find(']') - 1);
+    size_t start = 0;
+    while (start <= value.size()) {
+      size_t comma = value.find(',', start);
+      std::string_view item =
+          trim(value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+      if (!item.empty() && (item.front() == '"' || item.front() == '\'')) item = item.substr(1, item.size() - 2);
+      if (size_t hash = item.find(" #"); hash != std::string_view::npos) item = trim(item.substr(0, hash));
+      if (!item.empty()) pins.add_version(text, offset, item);
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+  };
+  size_t offset = 0;
+  // Inside a block list under the key: the key's indentation; npos outside one.
+  size_t list_indent = std::string::npos;
+  while (offset < text.size()) {
+    size_t end = text.find('\n', offset);
+    if (end == std::string_view::npos) end = text.size();
+    std::string line(text.substr(offset, end - offset));
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::smatch match;
+    size_t indent = line.find_first_not_of(" \t");
+    if (list_indent != std::string::npos && indent != std::string::npos && line.compare(indent, 2, "- ") == 0 &&
+        indent >= list_indent) {
+      values_of(std::string_view(line).substr(indent + 2), offset);
+    } else if (std::regex_match(line, match, key)) {
+      std::string value = match[2].str();
+      list_indent = std::string::npos;
+      if (trim(value).empty()) {
+        list_indent = static_cast<size_t>(match[1].length());
+      } else {
+        values_of(value, offset);
+      }
+    } else if (indent != std::string::npos) {
+      list_indent = std::string::npos;
+    }
+    offset = end + 1;
+  }
+}
+
+std::optional<TorchPin> read_one(const fs::path& file, PinFileKind kind, std::vector<std::string>& notes,
+                                 std::vector<std::string>* referenced) {
+  std::optional<std::string> text = read_text(file, &notes);
+  if (!text) return std::nullopt;
+  PinCollector pins(file, notes);
+  switch (kind) {
+    case PinFileKind::Requirements:
+    case PinFileKind::Constraints: pins.add_all(*text, buildfiles::FileKind::Requirements); break;
+    case PinFileKind::Pyproject: pins.add_all(*text, buildfiles::FileKind::Toml); break;
+    case PinFileKind::SetupCfg: pins.add_all(*text, buildfiles::FileKind::Ini); break;
+    case PinFileKind::SetupPy: pins.add_all(*text, buildfiles::FileKind::SetupPy); break;
+    case PinFileKind::Environment:
+    case PinFileKind::CondaRecipe: pins.add_all(*text, buildfiles::FileKind::CondaEnvironment); break;
+    case PinFileKind::Dockerfile: pins.add_all(*text, buildfiles::FileKind::Dockerfile); break;
+    case PinFileKind::Tox: read_tox(*text, pins); break;
+    case PinFileKind::CiWorkflow:
+      pins.add_all(*text, buildfiles::FileKind::Yaml);
+      read_matrix(*text, pins);
+      break;
+  }
+  if (referenced != nullptr && kind != PinFileKind::Pyproject && kind != PinFileKind::SetupCfg &&
+      kind != PinFileKind::SetupPy) {
+    for (std::string& name : referenced_files(*text)) referenced->push_back(std::move(name));
+  }
+  return pins.take();
+}
+
+// Directories below a project's root where its environments are conventionally described.
+constexpr std::string_view kEnvironmentDirectories[] = {
+    ".github/workflows", ".circleci",    ".devcontainer", "docker",   "dockerfiles", "ci", ".ci", "recipe", "conda",
+    "conda.recipe",      "conda-recipe", ".conda",        "packaging"};
+
+bool counts_in(std::string_view directory, std::string_view name) {
+  if (directory == ".github/workflows" || directory == ".circleci") return is_yaml(name);
+  return environment_pin_kind(name).has_value() || package_pin_kind(name).has_value();
+}
+
+std::string describe_pin(const TorchPin& pin) {
+  TorchRange range;
+  range.min_torch = pin.lowest ? *pin.lowest : TorchVersion{};
+  range.max_torch = pin.highest;
+  if (!pin.lowest && pin.highest) return "<= " + pin.highest->str();
+  return range.span();
 }
 
 }  // namespace
 
+std::string TorchRange::span() const {
+  if (max_torch && *max_torch == min_torch) return min_torch.str();
+  if (max_torch && min_torch < *max_torch) return min_torch.str() + "-" + max_torch->str();
+  return ">= " + min_torch.str();
+}
+
 std::string TorchRange::describe() const {
-  std::string text = "supported torch >= " + min_torch.str();
-  if (source == "default") return text + " (default; no torch requirement with a lower bound found)";
-  return text + " (from " + source + ")";
+  std::string text = "supported torch " + span();
+  if (!pinned()) return text + " (default; no torch pin found)";
+  return text + " (from " + source + (inherited_from.empty() ? "" : ", inherited") + ")";
 }
 
-bool is_pin_file_name(std::string_view file_name) { return pin_file_kind(file_name).has_value(); }
+bool is_pin_file_name(std::string_view file_name) { return package_pin_kind(file_name).has_value(); }
 
-std::vector<fs::path> find_project_roots(const std::vector<fs::path>& paths) {
-  std::vector<fs::path> roots;
-  // pre-commit passes thousands of files from a few directories: each directory is read once.
-  std::set<fs::path> visited;
-  for (const fs::path& path : paths) {
-    std::error_code error;
-    fs::path directory = fs::weakly_canonical(fs::absolute(path, error), error);
-    if (error) continue;
-    if (!fs::is_directory(directory, error)) directory = directory.parent_path();
-    for (;;) {
-      if (!visited.insert(directory).second) break;
-      if (!pin_files(directory).empty()) {
-        if (std::find(roots.begin(), roots.end(), directory) == roots.end()) roots.push_back(directory);
-        break;
-      }
-      // A repository's top is the project's outer edge.
-      if (fs::exists(directory / ".git", error) || directory == directory.parent_path()) break;
-      directory = directory.parent_path();
+bool is_environment_file_name(std::string_view file_name) { return environment_pin_kind(file_name).has_value(); }
+
+std::vector<TorchPin> read_torch_pins(const fs::path& file, std::vector<std::string>& notes,
+                                      std::vector<std::string>* referenced) {
+  std::optional<PinFileKind> kind = pin_kind_of(file);
+  if (!kind) return {};
+  std::vector<TorchPin> pins;
+  std::vector<std::string> included;
+  if (std::optional<TorchPin> pin = read_one(file, *kind, notes, &included)) pins.push_back(std::move(*pin));
+  // A requirements file's `-r`/`-c` includes are part of it (relative to it), each read once.
+  if (*kind == PinFileKind::Requirements || *kind == PinFileKind::Constraints) {
+    std::set<fs::path> seen{file.lexically_normal()};
+    std::vector<fs::path> pending;
+    for (const std::string& name : included) pending.push_back((file.parent_path() / name).lexically_normal());
+    while (!pending.empty()) {
+      fs::path next = pending.back();
+      pending.pop_back();
+      if (!seen.insert(next).second) continue;
+      std::vector<std::string> more;
+      if (std::optional<TorchPin> pin = read_one(next, PinFileKind::Requirements, notes, &more)) pins.push_back(*pin);
+      for (const std::string& name : more) pending.push_back((next.parent_path() / name).lexically_normal());
     }
-  }
-  return roots;
-}
-
-namespace {
-
-// A requirements file and the files it includes with `-r`/`-c`, each read once.
-std::vector<TorchPin> read_requirements_file(const fs::path& file, std::vector<std::string>& notes,
-                                             std::set<fs::path>& seen) {
-  std::error_code error;
-  fs::path canonical = fs::weakly_canonical(file, error);
-  if (!seen.insert(error ? file : canonical).second) return {};
-  std::optional<std::string> text = read_text(file, notes);
-  if (!text) return {};
-  PinCollector collector(file, notes);
-  collector.add_all(*text, buildfiles::FileKind::Requirements);
-  std::vector<TorchPin> pins = collector.take();
-  for (const std::string& included : included_files(*text)) {
-    std::vector<TorchPin> more = read_requirements_file((file.parent_path() / included).lexically_normal(), notes, seen);
-    pins.insert(pins.end(), more.begin(), more.end());
+  } else if (referenced != nullptr) {
+    referenced->insert(referenced->end(), included.begin(), included.end());
   }
   return pins;
 }
 
-}  // namespace
-
-std::vector<TorchPin> read_torch_pins(const fs::path& file, std::vector<std::string>& notes) {
-  std::optional<PinFileKind> kind = pin_file_kind(file.filename().string());
-  if (!kind) return {};
-  if (*kind == PinFileKind::Requirements || *kind == PinFileKind::Constraints) {
-    std::set<fs::path> seen;
-    return read_requirements_file(file, notes, seen);
-  }
-  std::optional<std::string> text = read_text(file, notes);
-  if (!text) return {};
-  PinCollector pins(file, notes);
-  pins.add_all(*text, buildfiles::kind_for(file));
-  return pins.take();
+bool names_torch(const fs::path& file) {
+  std::optional<PinFileKind> kind = pin_kind_of(file);
+  std::optional<std::string> text = kind ? read_text(file, nullptr) : std::nullopt;
+  if (!text || text->find("torch") == std::string::npos) return false;
+  buildfiles::FileKind format = *kind == PinFileKind::Pyproject     ? buildfiles::FileKind::Toml
+                                : *kind == PinFileKind::SetupCfg    ? buildfiles::FileKind::Ini
+                                : *kind == PinFileKind::SetupPy     ? buildfiles::FileKind::SetupPy
+                                : *kind == PinFileKind::Environment ? buildfiles::FileKind::CondaEnvironment
+                                                                    : buildfiles::FileKind::Requirements;
+  buildfiles::BuildFile build_file = buildfiles::BuildFile::read(*text, format);
+  if (!buildfiles::find_requirements(build_file, "torch").empty()) return true;
+  return format == buildfiles::FileKind::CondaEnvironment &&
+         !buildfiles::find_requirements(build_file, "pytorch").empty();
 }
 
-TorchRange detect_torch_range(const std::vector<fs::path>& paths) {
-  TorchRange range;
-  std::optional<TorchPin> lowest;
-  for (const fs::path& root : find_project_roots(paths)) {
-    for (const fs::path& file : pin_files(root)) {
-      for (const TorchPin& pin : read_torch_pins(file, range.notes)) {
-        // The oldest torch any pin admits must keep working; the first pin wins a tie.
-        if (!lowest || pin.version < lowest->version) lowest = pin;
+std::vector<fs::path> pin_sources(const fs::path& root) {
+  std::vector<std::pair<PinFileKind, fs::path>> found;
+  for (const std::string& name : regular_files_named(root, [](std::string_view name) {
+         return package_pin_kind(name).has_value() || environment_pin_kind(name).has_value();
+       })) {
+    found.emplace_back(*pin_kind_of(root / name), root / name);
+  }
+  std::error_code error;
+  for (std::string_view directory : kEnvironmentDirectories) {
+    fs::path folder = root / directory;
+    if (!fs::is_directory(folder, error)) continue;
+    auto wanted = [&](std::string_view name) { return counts_in(directory, name); };
+    for (const std::string& name : regular_files_named(folder, wanted)) {
+      found.emplace_back(*pin_kind_of(folder / name), folder / name);
+    }
+    if (directory == ".github/workflows" || directory == ".circleci") continue;
+    // One level further: docker/cuda12/Dockerfile, conda/recipe/meta.yaml.
+    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+      if (!it->is_directory(error)) continue;
+      for (const std::string& name : regular_files_named(it->path(), wanted)) {
+        found.emplace_back(*pin_kind_of(it->path() / name), it->path() / name);
       }
     }
   }
-  if (lowest) {
-    range.min_torch = lowest->version;
-    range.source = lowest->source;
+  std::sort(found.begin(), found.end());
+  std::vector<fs::path> files;
+  for (auto& entry : found) files.push_back(std::move(entry.second));
+  return files;
+}
+
+// A lower bound says a release is supported; an upper bound says the releases above it are
+// not. So the range runs from the lowest lower bound any pin gives to the lowest upper bound.
+// A pin whose lower bound lies above that upper bound contradicts it: then the widest range,
+// with a warning naming the two.
+TorchRange combine_pins(const std::vector<TorchPin>& pins) {
+  TorchRange range;
+  const TorchPin *lowest = nullptr, *highest_low = nullptr, *lowest_high = nullptr, *highest_high = nullptr;
+  bool all_bounded_above = !pins.empty();
+  for (const TorchPin& pin : pins) {
+    if (pin.lowest && (lowest == nullptr || *pin.lowest < *lowest->lowest)) lowest = &pin;
+    if (pin.lowest && (highest_low == nullptr || *highest_low->lowest < *pin.lowest)) highest_low = &pin;
+    if (pin.highest && (lowest_high == nullptr || *pin.highest < *lowest_high->highest)) lowest_high = &pin;
+    if (pin.highest && (highest_high == nullptr || *highest_high->highest < *pin.highest)) highest_high = &pin;
+    all_bounded_above = all_bounded_above && pin.highest.has_value();
   }
+  if (lowest == nullptr && lowest_high == nullptr) return range;
+  range.max_torch = lowest_high != nullptr ? lowest_high->highest : std::nullopt;
+  if (highest_low != nullptr && lowest_high != nullptr && *lowest_high->highest < *highest_low->lowest) {
+    range.warnings.push_back("conflicting torch pins: " + highest_low->source + " (" + describe_pin(*highest_low) +
+                             ") and " + lowest_high->source + " (" + describe_pin(*lowest_high) +
+                             ") admit no release together; using the widest range");
+    range.max_torch = all_bounded_above ? highest_high->highest : std::nullopt;
+  }
+  if (lowest != nullptr) {
+    range.min_torch = *lowest->lowest;
+  } else if (range.max_torch && *range.max_torch < range.min_torch) {
+    range.min_torch = *range.max_torch;  // only `torch<2.5`: at most 2.4, the oldest unknown
+  }
+  std::vector<std::string> sources;
+  for (const TorchPin* pin : {lowest, lowest_high}) {
+    if (pin != nullptr && std::find(sources.begin(), sources.end(), pin->source) == sources.end()) {
+      sources.push_back(pin->source);
+    }
+  }
+  range.source = sources.front() + (sources.size() > 1 ? " and " + sources[1] : "");
   return range;
 }
 
-TorchRange resolve_torch_range(const std::optional<TorchOverride>& override_value, const std::vector<fs::path>& paths) {
-  if (override_value) {
-    TorchRange range;
-    range.min_torch = TorchVersion::parse(override_value->value);
-    range.source = override_value->source;
-    return range;
+TorchRange project_torch_range(const fs::path& root) {
+  std::vector<std::string> notes;
+  std::vector<TorchPin> pins;
+  std::set<fs::path> read;
+  std::vector<fs::path> pending = pin_sources(root);
+  std::reverse(pending.begin(), pending.end());
+  while (!pending.empty()) {
+    fs::path file = pending.back();
+    pending.pop_back();
+    if (!read.insert(file.lexically_normal()).second) continue;
+    std::vector<std::string> referenced;
+    std::vector<TorchPin> more = read_torch_pins(file, notes, &referenced);
+    pins.insert(pins.end(), more.begin(), more.end());
+    // `pip install -r requirements/torch.txt` in a Dockerfile or workflow: relative to the
+    // project's root (a build context, a checkout), else to the file.
+    std::error_code error;
+    for (const std::string& name : referenced) {
+      for (const fs::path& base : {root, file.parent_path()}) {
+        fs::path candidate = (base / name).lexically_normal();
+        if (fs::is_regular_file(candidate, error)) {
+          pending.push_back(candidate);
+          break;
+        }
+      }
+    }
   }
-  return detect_torch_range(paths);
+  TorchRange range = combine_pins(pins);
+  range.notes.insert(range.notes.begin(), notes.begin(), notes.end());
+  return range;
 }
 
 }  // namespace torchmigrate::engine

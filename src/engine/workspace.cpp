@@ -17,7 +17,57 @@ fs::file_status status_of(const fs::path& path, bool plain) {
   return plain ? fs::file_status(fs::file_type::regular) : fs::symlink_status(path, error);
 }
 
+// A configured min-torch wins over the project's pins (and drops an upper bound below it).
+TorchRange effective_range(const ResolvedConfig& config, const Project& project) {
+  TorchRange range = project.torch_range();
+  if (config.min_torch_source.empty()) return range;
+  range.min_torch = config.settings.min_torch;
+  range.source = config.min_torch_source;
+  range.inherited_from.clear();
+  if (range.max_torch && *range.max_torch < range.min_torch) range.max_torch.reset();
+  return range;
+}
+
+// The release the project upgrades to: as configured, which may not lie below the project's
+// oldest supported torch; by default the catalog's release, or that oldest torch when it is newer.
+TorchVersion target_for(const ResolvedConfig& config, const TorchRange& range) {
+  TorchVersion target = config.settings.target;
+  if (!(target < range.min_torch)) return target;
+  if (config.target_source.empty()) return range.min_torch;
+  std::string source = config.target_source;
+  if (config.source && source.starts_with(config.source->string())) {
+    std::error_code error;
+    fs::path relative = config.source->lexically_relative(fs::current_path(error));
+    if (!error && !relative.empty() && *relative.begin() != "..") {
+      source = relative.generic_string() + source.substr(config.source->string().size());
+    }
+  }
+  throw ConfigError("target-version " + target.str() + " (from " + source +
+                    ") is older than the oldest torch the project supports, " + range.min_torch.str() + " (from " +
+                    range.source + "); choose " + range.min_torch.str() + " or later");
+}
+
 }  // namespace
+
+void Workspace::set_run_paths(const std::vector<std::string>& paths) {
+  std::optional<fs::path> common;
+  std::error_code error;
+  for (const std::string& path : paths) {
+    fs::path absolute = fs::weakly_canonical(fs::absolute(path, error), error);
+    if (error) continue;
+    fs::path directory = fs::is_directory(absolute, error) ? absolute : absolute.parent_path();
+    if (!common) {
+      common = directory;
+      continue;
+    }
+    fs::path shared;
+    for (auto a = common->begin(), b = directory.begin(); a != common->end() && b != directory.end() && *a == *b;
+         ++a, ++b)
+      shared /= *a;
+    common = shared;
+  }
+  if (common && !common->empty()) projects_.set_run_root(*common);
+}
 
 Workspace::Workspace(const Catalog& catalog, const CheckRegistry& registry, CliOverrides overrides,
                      std::optional<fs::path> explicit_config, bool isolated)
@@ -72,14 +122,16 @@ FileContext Workspace::context_for(const fs::path& path, bool plain) {
   std::string key = (context.config->source ? context.config->source->string() : std::string()) + '\n' +
                     context.project->root().string() + '\n';
   for (const std::string& code : ignored) key += code + ',';
-  context.min_torch_source = !context.config->min_torch_source.empty() ? context.config->min_torch_source
-                                                                        : context.project->torch_range().source;
+  context.range = effective_range(*context.config, *context.project);
+  context.min_torch_source = context.range.source;
+  context.target_source = context.config->target_source;
   auto it = linters_.find(key);
   if (it == linters_.end()) {
     Settings settings = context.config->settings;
     settings.selection.file_ignore = ignored;
-    // A configured min-torch wins; otherwise the project's own pins say which torch must keep working.
-    if (context.config->min_torch_source.empty()) settings.min_torch = context.project->torch_range().min_torch;
+    settings.min_torch = context.range.min_torch;
+    settings.max_torch = context.range.max_torch;
+    settings.target = target_for(*context.config, context.range);
     settings.project = context.project;
     settings.compile_database_dir = compile_database_dir_;
     it = linters_.emplace(key, std::make_unique<Linter>(catalog_, registry_, std::move(settings))).first;

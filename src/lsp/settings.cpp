@@ -48,6 +48,12 @@ ClientOptions parse_client_options(const json& options, std::vector<std::string>
       } else {
         errors.emplace_back("option `minTorch` must be a string, a version MAJOR.MINOR; ignored");
       }
+    } else if (key == "targetVersion") {
+      if (value.is_string()) {
+        parsed.target_version = value.get<std::string>();
+      } else {
+        errors.emplace_back("option `targetVersion` must be a string, a release MAJOR.MINOR or \"latest\"; ignored");
+      }
     } else if (key == "policy") {
       // "adopt-new" for every rule, or {"TM201": "adopt-new"}.
       if (value.is_string()) {
@@ -113,6 +119,14 @@ std::vector<std::string> SettingsResolver::set_options(const ClientOptions& opti
       accepted.min_torch.reset();
     }
   }
+  if (accepted.target_version) {
+    try {
+      (void)catalog_.parse_target(*accepted.target_version);
+    } catch (const std::invalid_argument& error) {
+      errors.push_back(std::string("option `targetVersion`: ") + error.what() + "; ignored");
+      accepted.target_version.reset();
+    }
+  }
   std::erase_if(accepted.policy, [&](const auto& entry) {
     const auto& [code, choice] = entry;
     if (code != "ALL") {
@@ -154,9 +168,13 @@ engine::Workspace& SettingsResolver::workspace() {
     overrides.extend_select = options_.extend_select;
     overrides.ignore = options_.ignore;
     overrides.min_torch = options_.min_torch;
+    overrides.target_version = options_.target_version;
     for (const auto& [code, choice] : options_.policy) overrides.policy[code] = engine::parse_policy(choice);
     overrides.unsafe_fixes = options_.unsafe_fixes;
     workspace_ = std::make_shared<engine::Workspace>(catalog_, registry_, overrides, std::nullopt, false);
+    std::vector<std::string> roots;
+    for (const std::filesystem::path& root : roots_) roots.push_back(root.string());
+    workspace_->set_run_paths(roots);
   }
   return *workspace_;
 }

@@ -53,7 +53,7 @@ void write_markdown(const Report& report, std::ostream& out) {
   if (!report.projects.empty()) {
     out << "\n| Project | Supported torch | From | Files |\n| --- | --- | --- | ---: |\n";
     for (const ProjectSummary& project : report.projects) {
-      out << "| `" << one_line(project.root, true, false) << "` | >= " << project.min_torch << " | "
+      out << "| `" << one_line(project.root, true, false) << "` | " << project.torch_range << " | "
           << one_line(project.source, true, false) << " | " << project.files << " |\n";
     }
   }

@@ -83,7 +83,7 @@ std::string_view problem_severity(Severity severity) {
 std::string fix_label(const engine::RuleSpec& rule) {
   if (!rule.fix_applicability) return "none";
   std::string label(to_string(*rule.fix_applicability));
-  if (rule.fix_compat.torch) label += " (needs torch >= " + rule.fix_compat.torch->str() + ")";
+  if (!rule.fix_compat.empty()) label += " (needs " + to_string(rule.fix_compat) + ")";
   return label;
 }
 

@@ -36,6 +36,7 @@ OPTIONS = [
     (["--ignore"], "TM2", [], True),
     (["--policy"], "TM201=adopt-new", [], False),
     (["--min-torch"], "2.8", [], True),
+    (["--target-version"], "2.9", [], False),
     (["--extend-exclude"], "a.py", [], True),  # with --force-exclude, as the hook passes it
     (["--exclude"], "a.py", [], True),
     (["--per-file-ignores"], "a.py:TM102", [], True),

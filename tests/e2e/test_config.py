@@ -60,10 +60,14 @@ class Configuration(TreeTest):
         self.tree.write("a.py", "from torch.fx.experimental.symbolic_shapes import definitely_true\n"
                                 f"import torch\nok = definitely_true(x)\n{CALL}\n")
         result = run("check", ".", "--fix", "--unsafe-fixes", cwd=self.tree.root)
-        self.assertIn("supported torch >= 2.8", result.stderr)
+        self.assertIn("supported torch >= 2.8 (from torchmigrate.toml (min-torch)); target torch 2.8", result.stderr)
         text = (self.tree.root / "a.py").read_text()
         self.assertIn("guard_or_false(x)", text)
-        self.assertIn("strict=False", text)
+        # Every release from 2.8 on has the new `strict` default: nothing to migrate, no finding.
+        self.assertNotIn("strict=", text)
+        self.tree.write("torchmigrate.toml", 'min-torch = "2.7"\npolicy = { TM201 = "adopt-new" }\n')
+        run("check", ".", "--fix", "--unsafe-fixes", cwd=self.tree.root)
+        self.assertIn("strict=False", (self.tree.root / "a.py").read_text())
 
     def test_gitignore_is_respected_inside_a_repository(self):
         subprocess.run(["git", "init", "-q", str(self.tree.root)], check=True)

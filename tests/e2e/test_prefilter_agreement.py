@@ -29,6 +29,9 @@ def report(files, selection, prefilter):
         env["TORCHMIGRATE_NO_PREFILTER"] = "1"
     result = run("check", "--no-cache", "--no-respect-gitignore", "--output-format", "json", *selection, *files,
                  env=env)
+    if result.returncode == 2 and "error: target-version" in result.stderr:
+        # A fixture whose configuration is refused on purpose: the same refusal either way.
+        return Counter([result.stderr]), Counter()
     if result.returncode not in (0, 1):
         raise AssertionError(f"exit {result.returncode}\n{result.stderr}")
     items = [json.dumps(item, sort_keys=True) for item in json.loads(result.stdout)]

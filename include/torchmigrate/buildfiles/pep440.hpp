@@ -57,4 +57,13 @@ struct LowerBound {
 };
 std::optional<LowerBound> lowest_admitted(const std::vector<Specifier>& specifiers);
 
+// The highest version a specifier set admits: `<2.9` -> 2.9 (exclusive), `<=2.8.1` -> 2.8.1
+// (inclusive), `==2.7.*` -> 2.8.dev0 (exclusive). nullopt when it has no upper bound or admits
+// nothing. A set of several intervals (`!=`) answers for the highest.
+struct UpperBound {
+  Version version;
+  bool inclusive = true;
+};
+std::optional<UpperBound> highest_admitted(const std::vector<Specifier>& specifiers);
+
 }  // namespace torchmigrate::buildfiles

@@ -22,6 +22,7 @@ struct CheckOptions {
   std::string output_format;  // empty: the configuration's, else concise
   std::string output_file;  // empty: stdout
   std::string min_torch;
+  std::string target_version;
   std::string compile_database_dir;
   std::string config_path;     // --config
   bool isolated = false;       // ignore every configuration file

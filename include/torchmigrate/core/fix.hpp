@@ -33,8 +33,9 @@ constexpr Applicability least_safe(Applicability a, Applicability b) { return a 
 // every torch version. Whether a project meets it is decided by `Settings::effective`.
 struct FixRequirements {
   std::optional<TorchVersion> torch;  // lowest torch release the fixed code works on
+  std::optional<TorchVersion> below;  // first release the fixed code no longer works on (`<2.11`)
 
-  [[nodiscard]] bool empty() const { return !torch; }
+  [[nodiscard]] bool empty() const { return !torch && !below; }
   bool operator==(const FixRequirements&) const = default;
 };
 
@@ -53,7 +54,7 @@ struct Fix {
 };
 
 std::string_view to_string(Applicability applicability);
-// "torch>=2.8", or "" for no requirement.
+// "torch>=2.8", "torch>=2.5,<2.11", or "" for no requirement.
 std::string to_string(const FixRequirements& requirements);
 std::string_view to_string(FixPolicy policy);
 

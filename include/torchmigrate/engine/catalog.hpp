@@ -90,8 +90,11 @@ struct RuleSpec {
   std::string message;  // template with {placeholders}
   Severity severity = Severity::Warning;
   bool default_enabled = true;
-  std::string since;
-  std::string removed_in;
+  std::string since;       // the release of the change, as written ("2.8")
+  std::string removed_in;  // a deprecation's removal release, or ""
+  // The same, as releases: what rule_lifecycle.hpp decides applicability from.
+  TorchVersion since_release;
+  std::optional<TorchVersion> removed_release;
   std::string confidence;
   std::vector<std::string> references;  // "pytorch#N" (a pull request) or "pytorch-issue#N"
   RuleKind kind = RuleKind::Removed;
@@ -132,6 +135,12 @@ class Catalog {
   [[nodiscard]] const std::vector<RuleSpec>& rules() const { return rules_; }
   // The release pair the catalog migrates across: its rules' oldest `from` and newest `to`.
   [[nodiscard]] const RuleRelease& release() const { return release_; }
+  // The releases a project may upgrade to (`target-version`): every release after the oldest
+  // `from` that a rule's `since` or `removed_in` names, oldest first.
+  [[nodiscard]] const std::vector<TorchVersion>& targets() const { return targets_; }
+  // Reads a `target-version` value: one of targets() (MAJOR.MINOR; a patch is ignored) or
+  // `latest`, the newest. Throws std::invalid_argument naming the allowed values.
+  [[nodiscard]] TorchVersion parse_target(std::string_view text) const;
   [[nodiscard]] const RuleSpec* find(std::string_view code) const;
   // Rule for a code or a kebab-case name.
   [[nodiscard]] const RuleSpec* find_by_code_or_name(std::string_view code_or_name) const;
@@ -140,6 +149,7 @@ class Catalog {
   static Catalog from_rules(std::vector<RuleSpec> rules);
   std::vector<RuleSpec> rules_;  // sorted by code
   RuleRelease release_;
+  std::vector<TorchVersion> targets_;
 };
 
 // The built-in catalog's release pair as written in its rules ("2.7", "2.8"), known without
@@ -153,6 +163,10 @@ ReleaseNames builtin_release_names();
 // The oldest torch a project supports when nothing says otherwise: the release the built-in
 // catalog migrates from.
 TorchVersion default_min_torch();
+
+// The release a project upgrades to when nothing says otherwise (`target-version`): the release
+// the built-in catalog was first built for, its `release.to`.
+TorchVersion default_target();
 
 // Reads one entry; `docs_json`, when given, holds the entry's `docs` object (then absent from
 // `entry`), read on first use.

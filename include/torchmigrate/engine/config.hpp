@@ -53,6 +53,7 @@ struct ConfigFile {
   std::map<std::string, Language> extensions;  // "pyw" -> Python
   buildfiles::ExtraExtensions build_extensions;  // ".conf" -> Shell: build files by ending
   std::optional<std::string> min_torch;
+  std::optional<std::string> target_version;   // a release of the catalog, or "latest"
   std::optional<size_t> max_file_size_mb;      // 0: no limit
   std::map<std::string, FixPolicy> policy;     // by code, "ALL" for every rule
   std::optional<bool> respect_gitignore;
@@ -75,6 +76,7 @@ std::optional<std::filesystem::path> find_config_file(const std::filesystem::pat
 struct CliOverrides {
   std::vector<std::string> select, extend_select, ignore;
   std::optional<std::string> min_torch;
+  std::optional<std::string> target_version;
   std::map<std::string, FixPolicy> policy;
   bool unsafe_fixes = false;
   std::optional<bool> respect_gitignore;
@@ -93,6 +95,7 @@ struct ResolvedConfig {
   std::filesystem::path root;                    // directory for globs (config dir or cwd)
   Settings settings;
   std::string min_torch_source;                  // "--min-torch", the config file, or "" (not set)
+  std::string target_source;                     // "--target-version", the config file, or "" (default)
   std::vector<std::pair<std::filesystem::path, GlobSet>> exclude;  // by the directory they are relative to
   struct PerFileIgnore {
     std::filesystem::path root;

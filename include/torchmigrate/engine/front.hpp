@@ -6,8 +6,11 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "torchmigrate/core/diagnostic.hpp"
@@ -17,6 +20,7 @@
 #include "torchmigrate/engine/lint_memo.hpp"
 #include "torchmigrate/engine/prefilter.hpp"
 #include "torchmigrate/engine/python_check.hpp"
+#include "torchmigrate/engine/rule_lifecycle.hpp"
 #include "torchmigrate/engine/settings.hpp"
 #include "torchmigrate/engine/suppressions.hpp"
 
@@ -35,6 +39,8 @@ class LintEnvironment {
   [[nodiscard]] const Catalog& catalog() const { return catalog_; }
   [[nodiscard]] const CheckRegistry& registry() const { return registry_; }
   [[nodiscard]] const Settings& settings() const { return settings_; }
+  // Where the rule stands for this linter's project (rule_lifecycle.hpp).
+  [[nodiscard]] RuleStanding standing(const RuleSpec& rule) const;
   // TM001, which the fronts implement together; null when it is not enabled.
   [[nodiscard]] const RuleSpec* unused_suppression_rule() const { return unused_suppression_rule_; }
   // A prefilter over `rules`, then the suppression markers, then the marker of our own codes.
@@ -66,6 +72,8 @@ class LintEnvironment {
   const CheckRegistry& registry_;
   Settings settings_;
   const RuleSpec* unused_suppression_rule_ = nullptr;
+  // Findings of these rules gain a note and, past a removal, the severity of an error.
+  std::map<std::string, std::pair<std::string, bool>, std::less<>> standing_notes_;
 };
 
 // What a lint may bring besides the file: an editor's already parsed tree (Python only), a

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// A project: the nearest directory at or above a file that holds pins (requirements, pyproject,
-// setup.py/setup.cfg, environment files) or a torchmigrate configuration, never above the
-// repository root. Everything a verdict may depend on besides the file itself is resolved here,
+// A project: the nearest directory at or above a file that holds a torch pin, a package's
+// definition (pyproject.toml with [project]/[tool.poetry], setup.cfg, a setup.py that calls
+// setup()) or a torchmigrate configuration, never above the repository root; outside any
+// repository, the run's common directory. A project without torch pins inherits the range of
+// the project around it. Everything a verdict may depend on besides the file itself is resolved here,
 // once per project: the supported torch range and the facts gathered from the project's tree.
 // A file's result therefore never depends on which other files are in the run.
 #pragma once
@@ -49,8 +51,8 @@ class Project {
 };
 
 // The directory of the project that holds `path` (a file or directory): the nearest one at or
-// above it with pins or a configuration file, stopping at the repository root (a `.git` entry);
-// with none, the repository root, or the file's own directory outside any repository.
+// above it that is a project's root (see above), stopping at the repository root (a `.git`
+// entry); with none, the path's own directory (a run gives ProjectIndex its common directory).
 std::filesystem::path project_root_of(const std::filesystem::path& path);
 
 // Finds and caches projects by directory. Thread-safe.
@@ -72,10 +74,17 @@ class ProjectIndex {
   std::filesystem::path root_of(const std::filesystem::path& path, const std::filesystem::file_status& link);
   // Every project met so far, by root.
   [[nodiscard]] std::vector<std::shared_ptr<const Project>> projects() const;
+  // The directory all paths of the run lie in: the project of files outside any other project
+  // and repository, and where inheritance stops.
+  void set_run_root(const std::filesystem::path& directory);
 
  private:
   // The nearest directory at or above `directory` that is a project root or the repository top.
   std::optional<std::filesystem::path> nearest_edge(const std::filesystem::path& directory);
+  std::shared_ptr<const Project> project_at(const std::filesystem::path& root);
+  TorchRange range_of(const std::filesystem::path& root);
+  bool inside_repository(const std::filesystem::path& directory);
+  std::filesystem::path fallback_root(const std::filesystem::path& start) const;
   // Where the search for `path`'s project starts: its real directory (itself if a directory).
   std::filesystem::path start_of(const std::filesystem::path& path, const std::filesystem::file_status& link);
   // The canonical path of an absolute directory name; none when it cannot be resolved.
@@ -91,6 +100,7 @@ class ProjectIndex {
   // By absolute directory name, as given.
   std::unordered_map<std::string, std::optional<std::string>> real_directories_;
   std::map<std::filesystem::path, std::shared_ptr<const Project>> projects_;
+  std::optional<std::filesystem::path> run_root_;
   // A regular file's root by its directory as written: most files need no path arithmetic.
   std::unordered_map<std::string, std::string> file_directory_roots_;
 };

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,7 +34,11 @@ class Project;
 
 struct Settings {
   RuleSelection selection;
-  TorchVersion min_torch = default_min_torch();  // the default supported range; see torch_range.hpp
+  // The project's place on the release train (torch_range.hpp, rule_lifecycle.hpp): the oldest
+  // and newest torch it supports (no newest: no upper bound pinned) and the release it upgrades to.
+  TorchVersion min_torch = default_min_torch();
+  std::optional<TorchVersion> max_torch;
+  TorchVersion target = default_target();
   std::map<std::string, FixPolicy> policies;  // by code; "ALL" sets the default
   bool unsafe_fixes = false;
   // Files larger than this are not parsed: one TM900 note instead (0: no limit). Parsing costs
@@ -57,11 +62,13 @@ struct Settings {
   [[nodiscard]] const ProjectFacts& project_facts() const;
   [[nodiscard]] FixPolicy policy_for(std::string_view code) const;
   [[nodiscard]] bool fixable_rule(const RuleSpec& rule) const;
+  // The newest release the fixed code must run on: the target, or a newer pinned maximum.
+  [[nodiscard]] TorchVersion newest_torch() const { return max_torch && target < *max_torch ? *max_torch : target; }
   // The one place fix safety is derived: a fix whose requirement (`fix.requires`) is not met by
-  // the oldest supported torch is unsafe: `--fix` leaves it alone, `--unsafe-fixes` applies it
-  // knowing the fixed code breaks on the older releases still supported.
+  // every release from the oldest supported torch to newest_torch() is unsafe: `--fix` leaves it
+  // alone, `--unsafe-fixes` applies it knowing the fixed code breaks on some supported release.
   [[nodiscard]] Applicability effective(const Fix& fix) const;
-  // Why `effective` made a fix unsafe ("needs torch >= 2.8; the project supports torch >= 2.7"),
+  // Why `effective` made a fix unsafe ("needs torch >= 2.8; the project supports torch 2.7-2.8"),
   // or "" when its requirement is met.
   [[nodiscard]] std::string unmet_requirement(const Fix& fix) const;
 };

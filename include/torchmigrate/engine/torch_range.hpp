@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The oldest torch the checked project still supports: given explicitly (`--min-torch`, the
-// config key `min-torch`), else read from the project's own pins, else the release the catalog
-// migrates from (default_min_torch). Fix safety follows it.
+// The torch releases a project supports, `[min, max]`, read from every file that pins torch:
+// package metadata and requirement files in the project's directory, and the environments it is
+// built and tested in (Dockerfiles, conda recipes, CI matrices, tox.ini), with the requirement
+// files those name. Each file says one interval (its pins' hull: alternatives by marker or
+// matrix entry); a project supports what all of them admit (their intersection), and when they
+// admit nothing together, the widest range with a warning naming the two that disagree.
+// Without any pin the project inherits its enclosing project's range (project.hpp), else the
+// default: from the release the catalog migrates from, no upper bound.
 #pragma once
 
 #include <filesystem>
@@ -14,12 +19,25 @@
 
 namespace torchmigrate::engine {
 
+// What one file says about torch: the lowest and highest MAJOR.MINOR its pins admit.
+struct TorchPin {
+  std::optional<TorchVersion> lowest;   // none: no lower bound (`torch<2.9`)
+  std::optional<TorchVersion> highest;  // none: no upper bound
+  std::string source;                   // "path/to/requirements.txt:3"
+};
+
 struct TorchRange {
   TorchVersion min_torch = default_min_torch();
-  std::string source = "default";  // "requirements.txt:3", "--min-torch", "default"
-  std::vector<std::string> notes;  // files that were skipped, and why
+  std::optional<TorchVersion> max_torch;  // none: no upper bound pinned
+  std::string source = "default";         // the pins that decided it, for one line
+  std::vector<std::string> notes;         // files that were skipped, and why
+  std::vector<std::string> warnings;      // pins that contradict each other
+  std::string inherited_from;             // the enclosing project's directory, when inherited
 
-  // "supported torch >= 2.7 (from requirements.txt:1)"
+  [[nodiscard]] bool pinned() const { return source != "default"; }
+  // "2.7-2.9", "2.7" (one release) or ">= 2.7".
+  [[nodiscard]] std::string span() const;
+  // "supported torch 2.7-2.9 (from requirements.txt:1)"
   [[nodiscard]] std::string describe() const;
 };
 
@@ -29,29 +47,34 @@ struct TorchOverride {
   std::string source;
 };
 
-// One `torch` requirement with a lower bound, found in a project file.
-struct TorchPin {
-  TorchVersion version;
-  std::string source;  // "path/to/requirements.txt:3"
-};
-
-// Whether a file of this name is one of the pin files named below.
+// Whether a file of this name may hold a package's own pins (requirements*.txt,
+// constraints*.txt, pyproject.toml, setup.cfg, setup.py, environment*.yml): a directory holding
+// one that pins torch, or that defines a package, is a project (project.hpp).
 bool is_pin_file_name(std::string_view file_name);
 
-// The nearest directory at or above each path that holds a requirements*.txt, constraints*.txt,
-// pyproject.toml, setup.cfg, setup.py or environment*.yml; the search stops at a `.git` folder.
-std::vector<std::filesystem::path> find_project_roots(const std::vector<std::filesystem::path>& paths);
+// Whether a file of this name describes an environment the project runs in (Dockerfile*,
+// Containerfile*, *.dockerfile, tox.ini, .gitlab-ci.yml, meta.yaml): its pins count for the
+// project whose directory holds it, without making that directory a project.
+bool is_environment_file_name(std::string_view file_name);
 
-// The torch pins of one file, chosen by its name; malformed content adds a note and is skipped.
-std::vector<TorchPin> read_torch_pins(const std::filesystem::path& file, std::vector<std::string>& notes);
+// The torch pins of one file, chosen by its name and place (a workflow under .github/workflows
+// is read for matrices); malformed content adds a note and is skipped. `referenced` receives the
+// requirement files it installs (`-r FILE`), as written.
+std::vector<TorchPin> read_torch_pins(const std::filesystem::path& file, std::vector<std::string>& notes,
+                                      std::vector<std::string>* referenced = nullptr);
 
-// The lowest torch lower bound pinned across the project roots of `paths` (ties: requirements,
-// constraints, pyproject.toml, setup.cfg, setup.py, environment files, in that order); the
-// default when nothing pins a lower bound.
-TorchRange detect_torch_range(const std::vector<std::filesystem::path>& paths);
+// Whether the file pins torch at all (any requirement naming it, bounded or not).
+bool names_torch(const std::filesystem::path& file);
 
-// An explicit override wins over detection; throws std::invalid_argument for a malformed value.
-TorchRange resolve_torch_range(const std::optional<TorchOverride>& override_value,
-                               const std::vector<std::filesystem::path>& paths);
+// Every file whose pins count for the project rooted at `root`: its own pin and environment
+// files, those in the conventional places below it (.github/workflows, docker/, recipe/,
+// conda/, ci/, .devcontainer/...). Paths, in a stable order.
+std::vector<std::filesystem::path> pin_sources(const std::filesystem::path& root);
+
+// The range all `pins` admit together (see the top of this file).
+TorchRange combine_pins(const std::vector<TorchPin>& pins);
+
+// The range the project rooted at `root` pins itself; the default when nothing pins torch.
+TorchRange project_torch_range(const std::filesystem::path& root);
 
 }  // namespace torchmigrate::engine

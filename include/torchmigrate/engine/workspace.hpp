@@ -29,6 +29,9 @@ struct FileContext {
   std::shared_ptr<const Project> project;
   const Linter* linter = nullptr;
   std::string min_torch_source;  // "--min-torch", the config file, a pin file, or "default"
+  // The project's range as this file is checked: its pins, or a configured min-torch.
+  TorchRange range;
+  std::string target_source;  // "--target-version", the config file, or "" (the default)
 };
 
 class Workspace {
@@ -36,6 +39,9 @@ class Workspace {
   Workspace(const Catalog& catalog, const CheckRegistry& registry, CliOverrides overrides,
             std::optional<std::filesystem::path> explicit_config, bool isolated);
 
+  // The paths the run was given: their common directory is the project of files outside any
+  // repository and project (project.hpp).
+  void set_run_paths(const std::vector<std::string>& paths);
   // `-p DIR` of the command line: the compile database for every C/C++/CUDA file.
   void set_compile_database_dir(std::string directory);
   // Throws ConfigError for a bad configuration file.

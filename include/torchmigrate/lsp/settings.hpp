@@ -30,6 +30,7 @@ namespace torchmigrate::lsp {
 struct ClientOptions {
   std::vector<std::string> select, extend_select, ignore;
   std::optional<std::string> min_torch;
+  std::optional<std::string> target_version;  // a catalog release or "latest"
   std::map<std::string, std::string> policy;  // code or "ALL" -> keep-old | adopt-new
   bool unsafe_fixes = false;
 };

@@ -34,7 +34,7 @@ struct FileFindings {
 // One project of the run: its directory as shown and the torch range its pins or configuration give.
 struct ProjectSummary {
   std::string root;
-  std::string min_torch;  // "2.7"
+  std::string torch_range;  // "2.7-2.9", ">= 2.7" (engine::TorchRange::span)
   std::string source;     // "requirements.txt:1", "--min-torch", "default"
   size_t files = 0;       // files checked in it
 };

@@ -62,6 +62,7 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
       parsed.from = move.string("from");
       parsed.to = move.string("to");
       parsed.names = move.strings("names");
+      if (move.has("not_with")) parsed.not_with = move.strings("not_with");
       move.finish();
       move_ = std::move(parsed);
     }
@@ -96,7 +97,7 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
     std::map<const python::Binding*, const Pending*> moved;
     for (Pending& pending : pending_) {
       Diagnostic& diagnostic = context.report(rule(), pending.statement.range(), pending.values);
-      if (pending.fix.empty()) continue;
+      if (pending.fix.empty() || uses_unmovable_) continue;
       // A module imported under a name is only moved when every use is a name its replacement has.
       if (pending.binding != nullptr && unsupported_uses_.count(pending.binding)) continue;
       diagnostic.fixes.push_back(move_fix(pending));
@@ -123,6 +124,10 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
   struct Move {
     std::string from, to;
     std::vector<std::string> names;
+    // Modules whose objects the moved functions reject: a file that imports or uses anything
+    // under one of them (torch.ao's quantizers, which torchao's `prepare_pt2e` does not accept)
+    // keeps its imports as they are.
+    std::vector<std::string> not_with;
   };
   struct Pending {
     Node statement;
@@ -180,7 +185,13 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
     Node root = attribute;
     while (root.kind() == "attribute") root = root.field("object");
     const python::Binding* binding = root.kind() == "identifier" ? context.model().lookup(root.text(), root) : nullptr;
+    note_unmovable(*qualified);
     uses_.push_back({attribute, {{"name", *qualified}, {"advice", advice_text(advice(*qualified))}}, binding});
+  }
+
+  void note_unmovable(std::string_view qualified) {
+    if (!move_) return;
+    for (const std::string& module : move_->not_with) uses_unmovable_ = uses_unmovable_ || is_under(qualified, module);
   }
 
   // Records how names bound to the `move.from` module are used, to decide whether moving the
@@ -246,6 +257,7 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
   void visit_import(Node statement, PythonCheckContext& context) {
     std::vector<ImportedName> names = imports_under(statement, prefixes_);
     if (names.empty()) return;
+    for (const ImportedName& name : names) note_unmovable(name.qualified);
     Pending pending;
     pending.statement = statement;
     // Distinct advice for the names, in order.
@@ -323,6 +335,7 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
   std::vector<Pending> pending_;
   std::vector<Use> uses_;
   std::set<const python::Binding*> unsupported_uses_;
+  bool uses_unmovable_ = false;  // the file imports or uses something under `move.not_with`
   std::optional<std::set<std::string, std::less<>>> moved_names_;  // of this check's file, on its first identifier
 };
 

@@ -38,9 +38,9 @@ std::string projects_table(const Report& report) {
   for (size_t i = 0; i < report.projects.size(); ++i) {
     const ProjectSummary& project = report.projects[i];
     out += fmt::format(
-        "<tr><td><a class=\"filter-link\" href=\"#filter=project:{}\">{}</a></td><td class=\"torch\">&gt;= {}</td>"
+        "<tr><td><a class=\"filter-link\" href=\"#filter=project:{}\">{}</a></td><td class=\"torch\">{}</td>"
         "<td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
-        i, escape_text(project.root), escape_text(project.min_torch), escape_text(project.source), project.files,
+        i, escape_text(project.root), escape_text(project.torch_range), escape_text(project.source), project.files,
         findings[i]);
   }
   return out + "</tbody></table>\n";

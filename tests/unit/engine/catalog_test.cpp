@@ -149,3 +149,25 @@ TEST_CASE("a missing-include rule's trigger group holds every name whose use it 
     }
   }
 }
+
+TEST_CASE("fix requirements: a lowest release, a removing release, or both") {
+  auto requirements = [](const std::string& torch) {
+    return engine::parse_fix_requirements(nlohmann::json{{"torch", torch}}, "test");
+  };
+  CHECK(to_string(requirements(">=2.5")) == "torch>=2.5");
+  CHECK(to_string(requirements(">=2.5,<2.11")) == "torch>=2.5,<2.11");
+  CHECK(requirements("<2.11").below == TorchVersion{2, 11});
+  CHECK_FALSE(requirements("<2.11").torch.has_value());
+  CHECK_THROWS_WITH(requirements(">=2.11,<2.5"), Catch::Contains("no release meets it"));
+  CHECK_THROWS_WITH(requirements("==2.5"), Catch::Contains("expected `>=MAJOR.MINOR`, `<MAJOR.MINOR`"));
+  CHECK_THROWS_WITH(requirements(""), Catch::Contains("names no requirement"));
+}
+
+TEST_CASE("a rule's lifecycle: removed_in must come after since") {
+  std::string rule = minimal_rule();
+  rule.replace(rule.find(R"("since": "2.8")"), 14, R"("since": "2.8", "removed_in": "2.8")");
+  CHECK_THAT(error_of(rule), Catch::Contains("`removed_in` must be a release after `since`"));
+  std::string bad_since = minimal_rule();
+  bad_since.replace(bad_since.find(R"("since": "2.8")"), 14, R"("since": "2.8.1")");
+  CHECK_THAT(error_of(bad_since), Catch::Contains("`since` is `2.8.1`; expected MAJOR.MINOR"));
+}

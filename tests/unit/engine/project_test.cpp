@@ -34,6 +34,88 @@ TEST_CASE("A project starts at the nearest directory with pins or a configuratio
   CHECK(project_root_of(root / "c" / "z.py") == root);
 }
 
+TEST_CASE("A folder is a project only with a torch pin, a package definition or a configuration") {
+  TempProject tree;
+  tree.write("requirements.txt", "torch>=2.4\n");
+  tree.write("tools/requirements.txt", "numpy>=1.26\n");  // no torch: not a project
+  tree.write("tools/run.py", "");
+  tree.write("src/lightning/trainer/setup.py", "def _init_trainer(trainer):\n    return trainer\n");  // a module
+  tree.write("src/lightning/trainer/loop.py", "");
+  tree.write("pkg/setup.py", "from setuptools import setup\nsetup(name='pkg')\n");
+  tree.write("pkg/pkg/m.py", "");
+  tree.write("poetry/pyproject.toml", "[tool.poetry]\nname = \"p\"\n");
+  tree.write("lint/pyproject.toml", "[tool.black]\nline-length = 100\n");  // no package
+  tree.write("lint/x.py", "");
+  fs::path root = fs::canonical(tree.root());
+  CHECK(project_root_of(root / "tools" / "run.py") == root);
+  CHECK(project_root_of(root / "src" / "lightning" / "trainer" / "loop.py") == root);
+  CHECK(project_root_of(root / "pkg" / "pkg" / "m.py") == root / "pkg");
+  CHECK(project_root_of(root / "poetry") == root / "poetry");
+  CHECK(project_root_of(root / "lint" / "x.py") == root);
+}
+
+TEST_CASE("A project without torch pins inherits the range of the project around it") {
+  TempProject tree;
+  tree.write("requirements.txt", "torch>=2.1,<2.9\n");
+  tree.write("pkg/setup.py", "from setuptools import setup\nsetup(name='pkg')\n");
+  tree.write("pkg/pkg/m.py", "");
+  tree.write("pinned/pyproject.toml", "[project]\ndependencies = [\"torch>=2.6\"]\n");
+  tree.write("pinned/m.py", "");
+  Workspace workspace(Catalog::builtin(), torchmigrate::checks::builtin_registry(), {}, std::nullopt, false);
+  fs::path root = fs::canonical(tree.root());
+  FileContext inner = workspace.context_for(root / "pkg" / "pkg" / "m.py");
+  CHECK(inner.project->root() == root / "pkg");
+  CHECK(inner.range.span() == "2.1-2.8");
+  CHECK(inner.range.inherited_from == root.string());
+  CHECK(inner.range.describe().ends_with("requirements.txt:1, inherited)"));
+  CHECK(inner.linter->settings().max_torch == TorchVersion{2, 8});
+  FileContext own = workspace.context_for(root / "pinned" / "m.py");
+  CHECK(own.range.span() == ">= 2.6");
+  CHECK(own.range.inherited_from.empty());
+}
+
+TEST_CASE("Outside any repository the run's common directory is the one project") {
+  torchmigrate::testing::TempDir dir;  // no .git anywhere inside
+  dir.write("plain/a/one.py", "");
+  dir.write("plain/b/c/two.py", "");
+  dir.write("plain/requirements-docs.txt", "sphinx\n");
+  fs::path plain = fs::canonical(dir.path / "plain");
+  Workspace workspace(Catalog::builtin(), torchmigrate::checks::builtin_registry(), {}, std::nullopt, false);
+  workspace.set_run_paths({plain.string()});
+  CHECK(workspace.project_of(plain / "a" / "one.py")->root() == plain);
+  CHECK(workspace.project_of(plain / "b" / "c" / "two.py")->root() == plain);
+}
+
+TEST_CASE("The target release: default, configured, below the project's minimum") {
+  TempProject tree;
+  tree.write("old/requirements.txt", "torch>=2.5\n");
+  tree.write("old/m.py", "");
+  tree.write("new/requirements.txt", "torch>=2.9\n");
+  tree.write("new/m.py", "");
+  fs::path root = fs::canonical(tree.root());
+  Workspace defaults(Catalog::builtin(), torchmigrate::checks::builtin_registry(), {}, std::nullopt, false);
+  CHECK(defaults.linter_for(root / "old" / "m.py").settings().target == TorchVersion{2, 8});
+  // A project already past the default target is checked at its oldest supported torch.
+  CHECK(defaults.linter_for(root / "new" / "m.py").settings().target == TorchVersion{2, 9});
+
+  CliOverrides overrides;
+  overrides.target_version = "2.8";
+  Workspace explicit_target(Catalog::builtin(), torchmigrate::checks::builtin_registry(), overrides, std::nullopt,
+                            false);
+  CHECK(explicit_target.linter_for(root / "old" / "m.py").settings().target == TorchVersion{2, 8});
+  try {
+    (void)explicit_target.linter_for(root / "new" / "m.py");
+    FAIL("a target below the project's minimum must be refused");
+  } catch (const ConfigError& error) {
+    CHECK(std::string(error.what())
+              .find("target-version 2.8 (from --target-version) is older than the oldest torch "
+                    "the project supports, 2.9") != std::string::npos);
+  }
+  tree.write("old/torchmigrate.toml", "target-version = \"latest\"\n");
+  Workspace configured(Catalog::builtin(), torchmigrate::checks::builtin_registry(), {}, std::nullopt, false);
+  CHECK(configured.linter_for(root / "old" / "m.py").settings().target == Catalog::builtin().targets().back());
+}
+
 namespace {
 
 constexpr const char* kDynamoExport = "import torch\ntorch.onnx.export(m, (x,), \"m.onnx\", dynamo=True)\n";

@@ -51,7 +51,7 @@ TEST_CASE("a fix whose requirement the oldest supported torch does not meet is u
   Settings settings;
   settings.min_torch = TorchVersion::parse("2.7");
   CHECK(settings.effective(fix) == Applicability::Unsafe);
-  CHECK(settings.unmet_requirement(fix) == "needs torch >= 2.8; the project supports torch >= 2.7");
+  CHECK(settings.unmet_requirement(fix) == "needs torch >= 2.8; the project supports torch 2.7-2.8");
   settings.min_torch = TorchVersion::parse("2.8");
   CHECK(settings.effective(fix) == Applicability::Safe);
   CHECK(settings.unmet_requirement(fix).empty());
@@ -68,6 +68,27 @@ TEST_CASE("a fix whose requirement the oldest supported torch does not meet is u
   Fix anywhere;  // no requirement
   CHECK(settings.effective(anywhere) == Applicability::Safe);
   CHECK(settings.unmet_requirement(anywhere).empty());
+}
+
+TEST_CASE("a fix whose spelling a later release removes is unsafe once the range reaches that release") {
+  Fix fix;  // export_for_training: from 2.5, gone in 2.11
+  fix.compat.torch = TorchVersion::parse("2.5");
+  fix.compat.below = TorchVersion::parse("2.11");
+  CHECK(torchmigrate::to_string(fix.compat) == "torch>=2.5,<2.11");
+  Settings settings;
+  settings.min_torch = TorchVersion::parse("2.7");
+  settings.target = TorchVersion::parse("2.8");
+  CHECK(settings.effective(fix) == Applicability::Safe);
+  // A pinned maximum past the target still has to work.
+  settings.max_torch = TorchVersion::parse("2.11");
+  CHECK(settings.newest_torch() == TorchVersion{2, 11});
+  CHECK(settings.effective(fix) == Applicability::Unsafe);
+  CHECK(settings.unmet_requirement(fix) == "needs torch < 2.11; the project supports torch 2.7-2.11");
+  settings.max_torch = TorchVersion::parse("2.9");
+  CHECK(settings.newest_torch() == TorchVersion{2, 8 + 1});
+  CHECK(settings.effective(fix) == Applicability::Safe);
+  settings.min_torch = TorchVersion::parse("2.4");
+  CHECK(settings.unmet_requirement(fix) == "needs torch >= 2.5; the project supports torch 2.4-2.9");
 }
 
 TEST_CASE("fix requirements come from the catalog: keep-old `dynamo=False` needs torch 2.5") {

@@ -19,12 +19,23 @@ namespace {
 TorchRange range_of(const std::string& requirement) {
   TempProject project;
   project.write("requirements.txt", requirement + "\n");
-  return detect_torch_range(project.source());
+  return project_torch_range(project.root());
+}
+std::optional<TorchPin> pin_of(const std::string& specifiers) {
+  TempProject project;
+  project.write("requirements.txt", "torch" + specifiers + "\n");
+  std::vector<std::string> notes;
+  std::vector<TorchPin> pins = read_torch_pins(project.root() / "requirements.txt", notes);
+  if (pins.empty()) return std::nullopt;
+  return pins.front();
 }
 std::optional<TorchVersion> lowest(const std::string& specifiers) {
-  TorchRange range = range_of("torch" + specifiers);
-  if (range.source == "default") return std::nullopt;
-  return range.min_torch;
+  std::optional<TorchPin> pin = pin_of(specifiers);
+  return pin ? pin->lowest : std::nullopt;
+}
+std::optional<TorchVersion> highest(const std::string& specifiers) {
+  std::optional<TorchPin> pin = pin_of(specifiers);
+  return pin ? pin->highest : std::nullopt;
 }
 bool unreadable(const std::string& specifiers) {
   TorchRange range = range_of("torch" + specifiers);
@@ -33,6 +44,14 @@ bool unreadable(const std::string& specifiers) {
 }
 
 bool ends_with(const std::string& text, const std::string& suffix) { return text.ends_with(suffix); }
+
+// The project's range, checked to start at `min` and to name a source ending in `source_end`.
+TorchRange expect_range(const TempProject& project, TorchVersion min, const std::string& source_end) {
+  TorchRange range = project_torch_range(project.root());
+  CHECK(range.min_torch == min);
+  CHECK(ends_with(range.source, source_end));
+  return range;
+}
 
 }  // namespace
 
@@ -57,6 +76,21 @@ TEST_CASE("PEP 440 specifiers give the lowest MAJOR.MINOR they admit") {
   CHECK_FALSE(lowest(">=2.9,<2.8").has_value());  // admits nothing: no bound to keep working
 }
 
+TEST_CASE("PEP 440 specifiers give the highest MAJOR.MINOR they admit") {
+  CHECK(highest(">=2.7,<2.9") == TorchVersion{2, 8});
+  CHECK(highest("<2.9.1") == TorchVersion{2, 9});
+  CHECK(highest("<=2.8.1") == TorchVersion{2, 8});
+  CHECK(highest("==2.7.1") == TorchVersion{2, 7});
+  CHECK(highest("==2.8.*") == TorchVersion{2, 8});
+  CHECK(highest("~=2.8.0") == TorchVersion{2, 8});
+  CHECK(highest("<2.9.0a0") == TorchVersion{2, 8});
+  CHECK_FALSE(highest("~=2.8").has_value());  // < 3: no bound at this granularity
+  CHECK_FALSE(highest(">=2.7").has_value());
+  CHECK_FALSE(highest("<3").has_value());
+  CHECK(lowest("<2.9") == std::nullopt);
+  CHECK(highest("<2.9") == TorchVersion{2, 8});
+}
+
 TEST_CASE("requirement names are normalised and extras, markers and URLs are dropped") {
   CHECK(range_of("Torch[cuda] >= 2.6 ; python_version >= '3.9'").min_torch == TorchVersion{2, 6});
   CHECK(range_of("torch (>=2.6)").min_torch == TorchVersion{2, 6});
@@ -72,18 +106,14 @@ TEST_CASE("requirements.txt: the torch line's lower bound and its line number") 
                 "numpy>=1.26\n"
                 "torchvision>=0.20\n"
                 "torch>=2.8,<2.10 --hash=sha256:abc  # cuda build\n");
-  TorchRange range = detect_torch_range(project.source());
-  CHECK(range.min_torch == TorchVersion{2, 8});
-  CHECK(ends_with(range.source, "requirements.txt:4"));
+  TorchRange range = expect_range(project, {2, 8}, "requirements.txt:4");
   CHECK(range.notes.empty());
 }
 
 TEST_CASE("requirements continued with a backslash keep the first line's number") {
   TempProject project;
   project.write("requirements-dev.txt", "pytest\ntorch==2.8.* \\\n    --hash=sha256:abc\n");
-  TorchRange range = detect_torch_range(project.source());
-  CHECK(range.min_torch == TorchVersion{2, 8});
-  CHECK(ends_with(range.source, "requirements-dev.txt:2"));
+  TorchRange range = expect_range(project, {2, 8}, "requirements-dev.txt:2");
 }
 
 TEST_CASE("requirements files included with -r or -c count, each read once") {
@@ -92,18 +122,14 @@ TEST_CASE("requirements files included with -r or -c count, each read once") {
   project.write("requirements/base.txt", "numpy\n-c ../constraints/torch.txt\n");
   project.write("requirements/extra.txt", "torch>=2.6\n");
   project.write("constraints/torch.txt", "torch >=2.1.0, <2.9\n");
-  TorchRange range = detect_torch_range(project.source());
-  CHECK(range.min_torch == TorchVersion{2, 1});
-  CHECK(ends_with(range.source, "torch.txt:1"));
+  TorchRange range = expect_range(project, {2, 1}, "torch.txt:1");
   CHECK(range.notes.empty());
 }
 
 TEST_CASE("constraints.txt is read like a requirements file") {
   TempProject project;
   project.write("constraints.txt", "torch~=2.8.0\n");
-  TorchRange range = detect_torch_range(project.source());
-  CHECK(range.min_torch == TorchVersion{2, 8});
-  CHECK(ends_with(range.source, "constraints.txt:1"));
+  TorchRange range = expect_range(project, {2, 8}, "constraints.txt:1");
 }
 
 TEST_CASE("pyproject.toml: [project] dependencies and optional dependencies") {
@@ -119,9 +145,7 @@ TEST_CASE("pyproject.toml: [project] dependencies and optional dependencies") {
                 "legacy = [\"torch>=2.6,<2.8\"]\n"
                 "[tool.other]\n"
                 "torch = \">=1.0\"\n");
-  TorchRange range = detect_torch_range(project.source());
-  CHECK(range.min_torch == TorchVersion{2, 6});
-  CHECK(ends_with(range.source, "pyproject.toml:8"));
+  TorchRange range = expect_range(project, {2, 6}, "pyproject.toml:8");
 }
 
 TEST_CASE("setup.cfg: install_requires and extras_require") {
@@ -135,9 +159,7 @@ TEST_CASE("setup.cfg: install_requires and extras_require") {
                 "    torch>=2.8\n"
                 "[options.extras_require]\n"
                 "dev = pytest\n");
-  TorchRange range = detect_torch_range(project.source());
-  CHECK(range.min_torch == TorchVersion{2, 8});
-  CHECK(ends_with(range.source, "setup.cfg:6"));
+  TorchRange range = expect_range(project, {2, 8}, "setup.cfg:6");
 }
 
 TEST_CASE("setup.py: install_requires given inline or through a module-level list") {
@@ -150,9 +172,7 @@ TEST_CASE("setup.py: install_requires given inline or through a module-level lis
                 "    'torch==2.8.0',\n"
                 "]\n"
                 "setup(name='demo', install_requires=REQUIRES, extras_require={'x': ['einops']})\n");
-  TorchRange range = detect_torch_range(project.source());
-  CHECK(range.min_torch == TorchVersion{2, 8});
-  CHECK(ends_with(range.source, "setup.py:5"));
+  TorchRange range = expect_range(project, {2, 8}, "setup.py:5");
 }
 
 TEST_CASE("environment.yml: conda and pip spellings, channels ignored") {
@@ -166,17 +186,13 @@ TEST_CASE("environment.yml: conda and pip spellings, channels ignored") {
                 "  - pytorch::pytorch=2.8.0=py3.11_cuda12.8_0\n"
                 "  - pip:\n"
                 "    - torch>=2.9\n");
-  TorchRange range = detect_torch_range(project.source());
-  CHECK(range.min_torch == TorchVersion{2, 8});
-  CHECK(ends_with(range.source, "environment.yml:6"));
+  TorchRange range = expect_range(project, {2, 8}, "environment.yml:6");
 }
 
 TEST_CASE("conda `pytorch 2.8.*` means 2.8") {
   TempProject project;
   project.write("environment-gpu.yaml", "dependencies:\n- \"pytorch 2.8.*\"\n");
-  TorchRange range = detect_torch_range(project.source());
-  CHECK(range.min_torch == TorchVersion{2, 8});
-  CHECK(ends_with(range.source, "environment-gpu.yaml:2"));
+  TorchRange range = expect_range(project, {2, 8}, "environment-gpu.yaml:2");
 }
 
 TEST_CASE("precedence: the lowest bound wins, ties go to requirements before pyproject") {
@@ -184,48 +200,125 @@ TEST_CASE("precedence: the lowest bound wins, ties go to requirements before pyp
   project.write("requirements.txt", "torch>=2.7,<2.9\n");
   project.write("pyproject.toml", "[project]\ndependencies = [\"torch>=2.7\"]\n");
   project.write("setup.py", "setup(install_requires=['torch>=2.8'])\n");
-  TorchRange range = detect_torch_range(project.source());
-  CHECK(range.min_torch == TorchVersion{2, 7});
-  CHECK(ends_with(range.source, "requirements.txt:1"));
+  TorchRange range = expect_range(project, {2, 7}, "requirements.txt:1");
 
   project.write("requirements.txt", "torch>=2.8\n");
-  range = detect_torch_range(project.source());
+  range = project_torch_range(project.root());
   CHECK(ends_with(range.source, "pyproject.toml:2"));
 }
 
-TEST_CASE("precedence: an explicit override beats the pins, pins beat the default") {
-  TempProject project;
-  project.write("requirements.txt", "torch>=2.8\n");
-  TorchRange overridden = resolve_torch_range(TorchOverride{"2.9", "--min-torch"}, project.source());
-  CHECK(overridden.min_torch == TorchVersion{2, 9});
-  CHECK(overridden.source == "--min-torch");
-  CHECK(overridden.describe() == "supported torch >= 2.9 (from --min-torch)");
-  CHECK_THROWS_AS(resolve_torch_range(TorchOverride{"latest", "--min-torch"}, project.source()), std::invalid_argument);
-
-  TorchRange detected = resolve_torch_range(std::nullopt, project.source());
-  CHECK(detected.min_torch == TorchVersion{2, 8});
-}
-
-TEST_CASE("no pin with a lower bound falls back to the default") {
+TEST_CASE("an upper bound alone caps the range; no bound at all is the default") {
   TempProject project;
   project.write("requirements.txt", "torch\ntorch<2.9\nnumpy>=2\n");
-  TorchRange range = detect_torch_range(project.source());
+  TorchRange range = project_torch_range(project.root());
   CHECK(range.min_torch == default_min_torch());
-  CHECK(range.source == "default");
-  CHECK(range.describe().starts_with("supported torch >= 2.7 (default"));
+  CHECK(range.max_torch == TorchVersion{2, 8});
+  CHECK(ends_with(range.source, "requirements.txt:2"));
+  CHECK(range.describe().starts_with("supported torch 2.7-2.8 (from "));
+  CHECK(range.describe().ends_with("requirements.txt:2)"));
+
+  project.write("requirements.txt", "torch\nnumpy>=2\n");
+  range = project_torch_range(project.root());
+  CHECK_FALSE(range.pinned());
+  CHECK(range.describe() == "supported torch >= 2.7 (default; no torch pin found)");
 }
 
-TEST_CASE("the nearest directory with pin files is the project root") {
+TEST_CASE("lower bounds say what is supported, upper bounds what is not") {
   TempProject project;
-  project.write("requirements.txt", "torch>=2.6\n");
-  project.write("src/pkg/requirements.txt", "torch>=2.8\n");
-  project.write("src/pkg/module.py", "import torch\n");
-  std::vector<fs::path> roots = find_project_roots({project.root() / "src" / "pkg" / "module.py"});
-  REQUIRE(roots.size() == 1);
-  CHECK(roots[0] == fs::weakly_canonical(project.root() / "src" / "pkg"));
-  CHECK(detect_torch_range({project.root() / "src" / "pkg"}).min_torch == TorchVersion{2, 8});
-  // Two projects checked together: the older one decides.
-  CHECK(detect_torch_range({project.root() / "src" / "pkg", project.root() / "src"}).min_torch == TorchVersion{2, 6});
+  project.write("setup.py", "from setuptools import setup\nsetup(install_requires=['torch>=2.1'])\n");
+  project.write("requirements.txt", "torch>=2.4,<2.10\n");
+  TorchRange range = project_torch_range(project.root());
+  CHECK(range.min_torch == TorchVersion{2, 1});
+  CHECK(range.max_torch == TorchVersion{2, 9});
+  CHECK(range.span() == "2.1-2.9");
+  CHECK(ends_with(range.source, "requirements.txt:1"));
+  CHECK(range.source.find("setup.py:2") != std::string::npos);
+  CHECK(range.warnings.empty());
+}
+
+TEST_CASE("pins that admit no release together: one warning naming both, the widest range") {
+  TempProject project;
+  project.write("requirements.txt", "torch>=2.9\n");
+  project.write("constraints.txt", "torch==2.7.1\n");
+  TorchRange range = project_torch_range(project.root());
+  REQUIRE(range.warnings.size() == 1);
+  CHECK(range.warnings[0].find("requirements.txt:1 (>= 2.9)") != std::string::npos);
+  CHECK(range.warnings[0].find("constraints.txt:1 (2.7)") != std::string::npos);
+  CHECK(range.min_torch == TorchVersion{2, 7});
+  CHECK_FALSE(range.max_torch.has_value());
+}
+
+TEST_CASE("Dockerfiles pin torch with pip, uv and conda; ARG placeholders are left alone") {
+  TempProject project;
+  project.write("docker/Dockerfile.gpu",
+                "FROM python:3.10\n"
+                "ARG TORCH=2.3.0\n"
+                "RUN pip install \"torch==${TORCH}\" numpy\n"
+                "RUN pip install --no-cache-dir torch==1.13.1 torchvision\n");
+  TorchRange range = project_torch_range(project.root());
+  CHECK(range.min_torch == TorchVersion{1, 13});
+  CHECK(range.max_torch == TorchVersion{1, 13});
+  CHECK(ends_with(range.source, "Dockerfile.gpu:4"));
+  CHECK(range.notes.empty());
+
+  TempProject uv;
+  uv.write("Containerfile", "RUN uv pip install --system 'torch>=2.2,<2.6'\n");
+  CHECK(project_torch_range(uv.root()).span() == "2.2-2.5");
+}
+
+TEST_CASE("CI matrices: flow lists, block lists and scalars; non-versions skipped") {
+  TempProject project;
+  project.write(".github/workflows/tests.yml",
+                "jobs:\n"
+                "  test:\n"
+                "    strategy:\n"
+                "      matrix:\n"
+                "        torch-version: [\"1.13\", 2.0, '2.2.1', nightly]\n"
+                "        include:\n"
+                "          - pytorch_version: 2.4\n"
+                "    steps:\n"
+                "      - run: pip install torch==${{ matrix.torch-version }}\n");
+  project.write(".gitlab-ci.yml",
+                "variables:\n"
+                "  TORCH_VERSIONS:\n"
+                "    - \"2.1\"\n"
+                "    - \"2.3\"\n");
+  TorchRange range = project_torch_range(project.root());
+  CHECK(range.min_torch == TorchVersion{1, 13});
+  CHECK_FALSE(range.max_torch.has_value());  // what a matrix tests is supported; it bounds nothing
+  CHECK(ends_with(range.source, "tests.yml:5"));
+  CHECK(range.notes.empty());
+}
+
+TEST_CASE("tox deps, conda recipes, and requirement files a Dockerfile installs") {
+  TempProject project;
+  project.write("tox.ini", "[testenv]\ndeps =\n    pytest\n    torch113: torch==1.13.*\n    torch>=2.0\n");
+  TorchRange tox = expect_range(project, {1, 13}, "tox.ini:4");
+
+  TempProject recipe;
+  recipe.write("conda/recipe/meta.yaml", "requirements:\n  run:\n    - python\n    - pytorch >=2.2  # [linux]\n");
+  CHECK(project_torch_range(recipe.root()).min_torch == TorchVersion{2, 2});
+
+  TempProject referenced;
+  referenced.write("Dockerfile", "COPY . /src\nRUN pip install -r packaging/deps/reqs_pip_torch_cu118.txt\n");
+  referenced.write("packaging/deps/reqs_pip_torch_cu118.txt", "torch==2.1.2\n");
+  TorchRange range = project_torch_range(referenced.root());
+  CHECK(range.span() == "2.1");
+  CHECK(ends_with(range.source, "reqs_pip_torch_cu118.txt:1"));
+}
+
+TEST_CASE("pin_sources lists the files a project's range is read from") {
+  TempProject project;
+  project.write("requirements.txt", "torch>=2.5\n");
+  project.write("Dockerfile", "FROM x\n");
+  project.write(".github/workflows/ci.yaml", "on: push\n");
+  project.write("docker/cuda/Dockerfile", "FROM x\n");
+  project.write("src/pkg/requirements.txt", "numpy\n");  // a subdirectory's own files are not the root's
+  std::vector<std::string> names;
+  for (const fs::path& file : pin_sources(project.root()))
+    names.push_back(file.lexically_relative(project.root()).generic_string());
+  CHECK(names == std::vector<std::string>{"requirements.txt", "Dockerfile", "docker/cuda/Dockerfile",
+                                          ".github/workflows/ci.yaml"});
 }
 
 TEST_CASE("malformed files are skipped with a note, never a crash") {
@@ -237,7 +330,7 @@ TEST_CASE("malformed files are skipped with a note, never a crash") {
   project.write("setup.cfg", "[options\ninstall_requires = torch>=\n");
   project.write("environment.yml", "dependencies:\n  - pytorch=???\n\x01\x02\n");
   TorchRange range;
-  REQUIRE_NOTHROW(range = detect_torch_range(project.source()));
+  REQUIRE_NOTHROW(range = project_torch_range(project.root()));
   CHECK(range.min_torch == TorchVersion{2, 8});
   CHECK(ends_with(range.source, "constraints.txt:1"));
   auto noted = [&](const std::string& file) {

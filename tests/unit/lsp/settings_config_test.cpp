@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/lsp/settings.hpp"
@@ -39,5 +40,31 @@ TEST_CASE("the server reads the project's configuration files like the CLI; clie
   std::vector<std::string> errors = resolver.take_errors();
   REQUIRE(errors.size() == 1);
   CHECK_THAT(errors[0], Catch::Contains("unknown key `selekt`"));
+  fs::remove_all(root);
+}
+
+TEST_CASE("the server's targetVersion option: a catalog release or latest, like --target-version") {
+  fs::path root = fs::temp_directory_path() / ("torchmigrate-lsp-target-" + std::to_string(::getpid()));
+  fs::create_directories(root);
+  std::ofstream(root / "requirements.txt") << "torch>=2.7\n";
+  lsp::SettingsResolver resolver(engine::Catalog::builtin(), checks::builtin_registry());
+  resolver.set_roots({root});
+  CHECK(resolver.settings_for(root / "a.py")->settings.target == engine::TorchVersion{2, 8});
+
+  lsp::ClientOptions options;
+  options.target_version = "latest";
+  CHECK(resolver.set_options(options).empty());
+  CHECK(resolver.settings_for(root / "a.py")->settings.target == engine::Catalog::builtin().targets().back());
+
+  options.target_version = "1.0";
+  std::vector<std::string> errors = resolver.set_options(options);
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0], Catch::StartsWith("option `targetVersion`: unknown target version `1.0`; expected 2.8"));
+  CHECK(resolver.settings_for(root / "a.py")->settings.target == engine::TorchVersion{2, 8});
+
+  std::vector<std::string> parse_errors;
+  lsp::ClientOptions parsed = lsp::parse_client_options(nlohmann::json{{"targetVersion", 2.9}}, parse_errors);
+  CHECK_FALSE(parsed.target_version.has_value());
+  CHECK(parse_errors.size() == 1);
   fs::remove_all(root);
 }

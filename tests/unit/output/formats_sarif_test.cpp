@@ -71,7 +71,7 @@ TEST_CASE("sarif: every catalog rule is described with its docs") {
   CHECK(rule["properties"]["problem.severity"] == "warning");
   CHECK(rule["properties"]["confidence"] == "high");
   CHECK(rule["properties"]["since"] == "2.8");
-  CHECK(rule["properties"]["fix"] == "safe");
+  CHECK(rule["properties"]["fix"] == "safe (needs torch>=2.2)");
   CHECK(rule["properties"]["references"] == json::array({"pytorch#148790", "pytorch#150941"}));
   CHECK(rule["properties"]["tags"] == json::array({"pytorch-2.8", "migration"}));
 
@@ -128,7 +128,7 @@ TEST_CASE("sarif: fixes are artifact changes with deleted regions and inserted c
   REQUIRE(results[0]["fixes"].size() == 1);
   const json& rename = results[0]["fixes"][0];
   CHECK(rename["description"]["text"] == "Replace with `export_for_training`");
-  CHECK(rename["properties"] == json({{"applicability", "safe"}, {"requires", "torch>=2.5"}}));
+  CHECK(rename["properties"] == json({{"applicability", "safe"}, {"requires", "torch>=2.5,<2.11"}}));
   REQUIRE(rename["artifactChanges"].size() == 1);
   CHECK(rename["artifactChanges"][0]["artifactLocation"] == json({{"uri", "pkg/a%20b.py"}, {"uriBaseId", "%SRCROOT%"}}));
   const json& replacements = rename["artifactChanges"][0]["replacements"];
@@ -141,7 +141,8 @@ TEST_CASE("sarif: fixes are artifact changes with deleted regions and inserted c
   // TM201: the keep-old fix that --fix applies first, then the unsafe adopt-new alternative.
   const json& fixes = results[2]["fixes"];
   REQUIRE(fixes.size() == 2);
-  CHECK(fixes[0]["properties"] == json({{"applicability", "safe"}, {"policy", "keep-old"}}));
+  CHECK(fixes[0]["properties"] ==
+        json({{"applicability", "safe"}, {"policy", "keep-old"}, {"requires", "torch>=2.2"}}));
   CHECK(fixes[0]["artifactChanges"][0]["replacements"][0] ==
         json({{"deletedRegion", region(4, 33, 4, 33)}, {"insertedContent", {{"text", ", strict=True"}}}}));
   CHECK(fixes[1]["properties"]["applicability"] == "unsafe");

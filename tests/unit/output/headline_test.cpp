@@ -39,7 +39,7 @@ TEST_CASE("headline: the catalog's kinds agree with the urgency of their codes")
 TEST_CASE("headline: findings by urgency and by who fixes them") {
   LintedReport linted;  // TM101 (safe fix), 2 x TM102 (unsafe while 2.7 is supported), TM201 (safe keep-old)
   linted.report.files_checked = 7;
-  linted.report.projects.push_back({"repo", "2.7", "default", 7});
+  linted.report.projects.push_back({"repo", ">= 2.7", "default", 7});
   output::Headline headline = output::compute_headline(linted.report);
   CHECK(headline.files_checked == 7);
   CHECK(headline.files_with_findings == 2);
@@ -98,7 +98,7 @@ TEST_CASE("headline: items in order, other urgency and this run's fixes only whe
 TEST_CASE("headline: the summary, Markdown and HTML show the same numbers") {
   LintedReport linted;
   linted.report.files_checked = 5;
-  linted.report.projects.push_back({"repo/pkg", "2.7", "requirements.txt:1", 5});
+  linted.report.projects.push_back({"repo/pkg", "2.7-2.8", "requirements.txt:1", 5});
   output::Headline headline = output::compute_headline(linted.report);
 
   std::string summary = render(output::write_summary, linted.report);
@@ -111,6 +111,6 @@ TEST_CASE("headline: the summary, Markdown and HTML show the same numbers") {
     CHECK(markdown.find("| " + item.label + " | " + std::to_string(item.value) + " |\n") != std::string::npos);
     CHECK(html.find("data-metric=\"" + item.id + "\">" + std::to_string(item.value) + "</span>") != std::string::npos);
   }
-  CHECK(markdown.find("| `repo/pkg` | >= 2.7 | requirements.txt:1 | 5 |") != std::string::npos);
-  CHECK(html.find("<td class=\"torch\">&gt;= 2.7</td><td>requirements.txt:1</td>") != std::string::npos);
+  CHECK(markdown.find("| `repo/pkg` | 2.7-2.8 | requirements.txt:1 | 5 |") != std::string::npos);
+  CHECK(html.find("<td class=\"torch\">2.7-2.8</td><td>requirements.txt:1</td>") != std::string::npos);
 }
