@@ -49,6 +49,7 @@ struct EnvSpec {
   std::string new_name;
   std::string detail;
   std::vector<ValueRule> values;
+  FixRequirements compat;  // the rule's `fix.requires`, or the variable's own
 };
 
 Action parse_action(const std::string& text, const std::string& where) {
@@ -147,6 +148,11 @@ class ConfigOptionCheck final : public engine::PythonCheck {
         if (entry.has("new_name")) spec.new_name = entry.string("new_name");
         spec.detail = entry.string("detail");
         spec.values = parse_values(entry, rule.code + " environment variable `" + spec.name + "`");
+        spec.compat = rule.fix_compat;
+        if (entry.has("requires")) {
+          spec.compat = engine::parse_fix_requirements(
+              entry.json("requires"), rule.code + " environment variable `" + spec.name + "`: requires");
+        }
         entry.finish();
         environment_[spec.name] = std::move(spec);
       }
@@ -404,6 +410,7 @@ class ConfigOptionCheck final : public engine::PythonCheck {
     if (rule->action == Action::Report) return;
     Fix fix;
     fix.applicability = rule->applicability;
+    fix.compat = spec.compat;
     if (!rule->title.empty()) fix.title = rule->title;
     if (rule->action == Action::Rename) {
       if (spec.new_name.empty() || (!rule->value.empty() && !value)) return;

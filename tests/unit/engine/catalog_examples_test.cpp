@@ -57,6 +57,8 @@ struct Example {
     settings.selection.select.assign(codes.begin(), codes.end());
     settings.unsafe_fixes = unsafe;
     if (adopt_new) settings.policies["ALL"] = FixPolicy::AdoptNew;
+    // A project upgrading to the rule's own release, whose range crosses it.
+    if (settings.target < rule.since_release) settings.target = rule.since_release;
     return settings;
   }
 
