@@ -5,7 +5,7 @@ list(SORT rule_files)
 set(entries "")
 set(catalog_text "")
 include("${CMAKE_CURRENT_LIST_DIR}/catalog_release.cmake")
-torchmigrate_catalog_release("${RULES_DIR}" release_from release_to)
+torchmigrate_catalog_release("${RULES_DIR}" release_from release_to release_first_to)
 foreach(rule_file IN LISTS rule_files)
   get_filename_component(name "${rule_file}" NAME)
   file(READ "${rule_file}" content)
@@ -26,7 +26,7 @@ file(WRITE "${output_dir}/embedded_rules.hpp.tmp"
 namespace torchmigrate::engine {
 struct EmbeddedRule { std::string_view file_name; std::string_view json; std::string_view docs; };
 std::span<const EmbeddedRule> embedded_rules();
-struct EmbeddedRelease { std::string_view from, to; };
+struct EmbeddedRelease { std::string_view from, to, first_to; };
 EmbeddedRelease embedded_release();
 // SHA-256 of every rule file (names and bytes), as lowercase hex.
 std::string_view embedded_catalog_digest();
@@ -41,7 +41,7 @@ const EmbeddedRule kRules[] = {
 ${entries}};
 }  // namespace
 std::span<const EmbeddedRule> embedded_rules() { return kRules; }
-EmbeddedRelease embedded_release() { return {\"${release_from}\", \"${release_to}\"}; }
+EmbeddedRelease embedded_release() { return {\"${release_from}\", \"${release_to}\", \"${release_first_to}\"}; }
 std::string_view embedded_catalog_digest() { return \"${catalog_digest}\"; }
 }  // namespace torchmigrate::engine
 ")

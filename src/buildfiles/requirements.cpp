@@ -45,10 +45,11 @@ void requirement_file(const BuildFile& file, std::string_view wanted, std::vecto
     std::string_view text = line.text;
     size_t start = skip_spaces(text, 0);
     if (start >= text.size() || text[start] == '-') continue;  // options: -r, -c, -e, --index-url
-    // pip options after a requirement (`--hash=...`) end it.
+    // pip options after a requirement (`--hash=...`, `-f URL`) end it.
     size_t end = text.size();
     for (size_t i = start; i + 1 < text.size(); ++i) {
-      if (is_space(text[i]) && text[i + 1] == '-' && i + 2 < text.size() && text[i + 2] == '-') {
+      if (is_space(text[i]) && text[i + 1] == '-' && i + 2 < text.size() &&
+          (text[i + 2] == '-' || std::isalpha(static_cast<unsigned char>(text[i + 2])))) {
         end = i;
         break;
       }
@@ -225,7 +226,9 @@ void install_commands(const BuildFile& file, std::string_view wanted, std::vecto
     std::vector<ShellWord> words = shell_words(line.text);
     for (size_t i = 0; i < words.size(); ++i) {
       if (words[i].value != "install" || i == 0) continue;
-      const std::string& tool = words[i - 1].value;
+      // `/opt/conda/bin/conda install`: the program's name decides.
+      std::string_view tool = words[i - 1].value;
+      tool = tool.substr(tool.rfind('/') + 1);
       bool conda = tool == "conda" || tool == "mamba" || tool == "micromamba";
       bool pip = tool == "pip" || tool == "pip3" || tool.starts_with("pip3.");
       if (!conda && !pip) continue;

@@ -186,7 +186,7 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                          std::string(engine::builtin_release_names().from) + ")");
   command.add_option("--target-version", options.target_version,
                      "Torch release the project upgrades to, MAJOR.MINOR or latest (default " +
-                         std::string(engine::builtin_release_names().to) + ")");
+                         std::string(engine::builtin_release_names().first_to) + ")");
   command.add_option("-p", options.compile_database_dir,
                      "Directory holding compile_commands.json for C/C++/CUDA files (default: searched upwards)")
       ->check(CLI::ExistingDirectory);

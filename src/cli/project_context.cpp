@@ -34,14 +34,15 @@ std::string join(const std::vector<std::string>& items, std::string_view empty) 
 
 // Every file the project's range was read from, as the user would type it; for an inherited
 // range, the enclosing project's files too.
-std::string pin_files_of(const engine::Project& project, const engine::TorchRange& range) {
-  std::vector<std::string> files;
-  for (const fs::path& file : engine::pin_sources(project.root())) files.push_back(shown(file));
-  std::string text = join(files, "none");
+std::string pin_files_of(const engine::TorchRange& range) {
+  auto listed = [](const std::vector<fs::path>& files) {
+    std::vector<std::string> shown_files;
+    for (const fs::path& file : files) shown_files.push_back(shown(file));
+    return join(shown_files, "none");
+  };
+  std::string text = listed(range.files);
   if (range.inherited_from.empty()) return text;
-  std::vector<std::string> inherited;
-  for (const fs::path& file : engine::pin_sources(range.inherited_from)) inherited.push_back(shown(file));
-  return text + "; inherited from " + shown(range.inherited_from) + ": " + join(inherited, "none");
+  return text + "; inherited from " + shown(range.inherited_from) + ": " + listed(range.inherited_files);
 }
 
 std::string configuration_of(const engine::ResolvedConfig& config) {
@@ -196,7 +197,7 @@ void print_settings(engine::Workspace& workspace, const std::vector<std::string>
         << "  supported torch: " << context.range.span() << " (from " << shown_source(context.range.source)
         << (context.range.inherited_from.empty() ? "" : ", inherited from " + shown(context.range.inherited_from))
         << ")\n"
-        << "  torch pins read: " << pin_files_of(*context.project, context.range) << '\n'
+        << "  torch pins read: " << pin_files_of(context.range) << '\n'
         << "  target torch: " << settings.target.str() << " ("
         << (context.target_source.empty() ? "default" : "from " + shown_source(context.target_source)) << ")\n"
         << "  policy: " << join(policies, "keep-old (default)") << '\n'

@@ -81,6 +81,11 @@ void write_markdown(const engine::RuleSpec& rule, std::ostream& out) {
       << rule.release.to.str() << "). Confidence: " << rule.confidence << ". Fix: " << fix_label(rule) << ".";
   if (!rule.default_enabled) out << " Off by default (enable with `--extend-select " << rule.code << "`).";
   out << "\n\n## When it applies\n\n" << engine::applicability_text(rule);
+  for (const auto& variant : rule.variants) {
+    out << "\n\nFrom torch " << variant->variant_from->str()
+        << " on (when the project's range reaches it): severity " << to_string(variant->severity)
+        << "; fix: " << fix_label(*variant) << "; message: " << variant->message;
+  }
   out << "\n\n## What it does\n\n" << rule.docs().what << "\n\n## Why is this bad?\n\n" << rule.docs().why << "\n\n";
   out << "## Example\n\n";
   if (rule.language == engine::RuleLanguage::Build) out << "In `" << rule.docs().example_file << "`:\n\n";
@@ -133,6 +138,16 @@ nlohmann::ordered_json rule_json(const engine::RuleSpec& rule) {
                         {"docs", docs}};
   if (!rule.removed_in.empty()) out["removed_in"] = rule.removed_in;
   out["applies"] = engine::applicability_text(rule);
+  if (!rule.variants.empty()) {
+    nlohmann::ordered_json targets = nlohmann::ordered_json::array();
+    for (const auto& variant : rule.variants) {
+      targets.push_back({{"from", variant->variant_from->str()},
+                         {"severity", to_string(variant->severity)},
+                         {"message", variant->message},
+                         {"fix", fix_label(*variant)}});
+    }
+    out["targets"] = targets;
+  }
   return out;
 }
 

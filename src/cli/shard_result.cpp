@@ -43,11 +43,9 @@ json diagnostic_record(const Diagnostic& diagnostic) {
 json settings_record(const engine::Settings& settings) {
   json policies = json::object();
   for (const auto& [code, policy] : settings.policies) policies[code] = static_cast<int>(policy);
-  return {{"min_torch", settings.min_torch.str()},
-          {"max_torch", settings.max_torch ? settings.max_torch->str() : ""},
-          {"target", settings.target.str()},
-          {"unsafe_fixes", settings.unsafe_fixes},
-          {"policies", policies}};
+  return {{"min_torch", settings.min_torch.str()}, {"max_torch", settings.max_torch ? settings.max_torch->str() : ""},
+          {"target", settings.target.str()},       {"range_known", settings.torch_range_known},
+          {"unsafe_fixes", settings.unsafe_fixes}, {"policies", policies}};
 }
 
 template <typename Enum>
@@ -91,6 +89,7 @@ std::shared_ptr<const engine::Settings> read_settings(const json& record) {
   settings->min_torch = TorchVersion::parse(record.at("min_torch").get<std::string>());
   if (std::string max = record.value("max_torch", ""); !max.empty()) settings->max_torch = TorchVersion::parse(max);
   if (std::string target = record.value("target", ""); !target.empty()) settings->target = TorchVersion::parse(target);
+  settings->torch_range_known = record.value("range_known", true);
   settings->unsafe_fixes = record.at("unsafe_fixes").get<bool>();
   for (const auto& [code, policy] : record.at("policies").items()) {
     settings->policies[code] = enum_at(policy, FixPolicy::AdoptNew);

@@ -260,6 +260,72 @@ const RuleDocs& LazyDocs::get() const {
   return docs_;
 }
 
+namespace {
+
+// A rule's `fix` object; `newest` is the release a requirement may not lie beyond.
+void read_fix(const json& object, const std::string& where, TorchVersion newest, RuleSpec& rule) {
+  ObjectReader fix(object, where);
+  std::string applicability = fix.choice("applicability", {"safe", "unsafe", "display-only", "none"});
+  rule.fix_applicability.reset();
+  if (applicability == "safe") rule.fix_applicability = Applicability::Safe;
+  if (applicability == "unsafe") rule.fix_applicability = Applicability::Unsafe;
+  if (applicability == "display-only") rule.fix_applicability = Applicability::DisplayOnly;
+  rule.fix_compat = {};
+  if (const json* requirements = fix.optional_object("requires")) {
+    if (!rule.fix_applicability) fix.fail("a rule without a fix has no `requires`");
+    rule.fix_compat = parse_fix_requirements(*requirements, where + ".requires");
+    if (rule.fix_compat.torch && newest < *rule.fix_compat.torch) {
+      fix.fail("`requires` names a torch newer than the rule's release");
+    }
+  }
+  rule.fix_policies = fix.boolean("policies", false);
+  fix.finish();
+}
+
+// `targets`: how later releases change the rule. Each entry copies the rule with its overrides
+// (message, severity, fix, check parameters) for projects whose range reaches `from`.
+void read_variants(const json& targets, const std::string& origin, RuleSpec& rule) {
+  if (!targets.is_array() || targets.empty()) {
+    throw CatalogError(origin + ": `targets` must be a non-empty array of objects");
+  }
+  std::optional<TorchVersion> previous;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    std::string where = origin + ": targets[" + std::to_string(i) + "]";
+    ObjectReader entry(targets[i], where);
+    auto variant = std::make_shared<RuleSpec>(rule);
+    variant->variants.clear();
+    variant->variant_from = version_from(entry, "from");
+    if (!(rule.since_release < *variant->variant_from)) entry.fail("`from` must be a release after the rule's `since`");
+    if (previous && !(*previous < *variant->variant_from)) entry.fail("`from` releases must ascend");
+    previous = variant->variant_from;
+    std::string message = entry.string("message", false);
+    if (!message.empty()) variant->message = message;
+    std::string severity = entry.choice("severity", {"error", "warning", "info"}, "-");
+    if (severity != "-") variant->severity = severity_from(severity);
+    if (const json* fix = entry.optional_object("fix"))
+      read_fix(*fix, where + ": fix", *variant->variant_from, *variant);
+    if (const json* params = entry.optional_object("params")) {
+      if (!params->is_object()) entry.fail("`params` must be an object");
+      json merged = rule.check_params ? *rule.check_params : json::object();
+      for (const auto& [key, value] : params->items()) merged[key] = value;
+      variant->check_params = std::make_shared<const json>(std::move(merged));
+    }
+    entry.finish();
+    if (variant->fix_policies && !rule.fix_policies) entry.fail("keep-old/adopt-new fixes belong to the rule itself");
+    rule.variants.push_back(std::move(variant));
+  }
+}
+
+}  // namespace
+
+const RuleSpec& RuleSpec::reaching(TorchVersion newest) const {
+  const RuleSpec* chosen = this;
+  for (const auto& variant : variants) {
+    if (!(newest < *variant->variant_from)) chosen = variant.get();
+  }
+  return *chosen;
+}
+
 RuleSpec parse_rule(const json& entry, const std::string& origin, std::string_view docs_json) {
   ObjectReader reader(entry, origin);
   RuleSpec rule;
@@ -319,23 +385,11 @@ RuleSpec parse_rule(const json& entry, const std::string& origin, std::string_vi
   if (const json* params = check.optional_object("params")) rule.check_params = std::make_shared<const json>(*params);
   check.finish();
 
-  ObjectReader fix(reader.object("fix"), origin + ": fix");
-  std::string applicability = fix.choice("applicability", {"safe", "unsafe", "display-only", "none"});
-  if (applicability == "safe") rule.fix_applicability = Applicability::Safe;
-  if (applicability == "unsafe") rule.fix_applicability = Applicability::Unsafe;
-  if (applicability == "display-only") rule.fix_applicability = Applicability::DisplayOnly;
-  if (const json* requirements = fix.optional_object("requires")) {
-    if (!rule.fix_applicability) fix.fail("a rule without a fix has no `requires`");
-    rule.fix_compat = parse_fix_requirements(*requirements, origin + ": fix.requires");
-    if (rule.fix_compat.torch && rule.release.to < *rule.fix_compat.torch) {
-      fix.fail("`requires` names a torch newer than the rule's release `to`");
-    }
-  }
-  rule.fix_policies = fix.boolean("policies", false);
-  fix.finish();
+  read_fix(reader.object("fix"), origin + ": fix", rule.release.to, rule);
   if (rule.fix_policies && rule.kind != RuleKind::ChangedDefault) {
     reader.fail("keep-old/adopt-new fixes (`fix.policies`) belong to `changed-default` rules");
   }
+  if (const json* targets = reader.optional_object("targets")) read_variants(*targets, origin, rule);
 
   if (docs_json.empty()) {
     rule.lazy_docs = std::make_shared<const LazyDocs>(read_docs(reader.object("docs"), origin, rule.language));
@@ -380,6 +434,7 @@ Catalog Catalog::from_rules(std::vector<RuleSpec> rules) {
     targets.insert(rule.release.to);
     targets.insert(rule.since_release);
     if (rule.removed_release) targets.insert(*rule.removed_release);
+    for (const auto& variant : rule.variants) targets.insert(*variant->variant_from);
   }
   for (TorchVersion target : targets) {
     if (catalog.release_.from < target) catalog.targets_.push_back(target);
@@ -402,12 +457,12 @@ const Catalog& Catalog::builtin() {
 
 ReleaseNames builtin_release_names() {
   EmbeddedRelease release = embedded_release();
-  return {release.from, release.to};
+  return {release.from, release.to, release.first_to};
 }
 
 TorchVersion default_min_torch() { return TorchVersion::parse(builtin_release_names().from); }
 
-TorchVersion default_target() { return TorchVersion::parse(builtin_release_names().to); }
+TorchVersion default_target() { return TorchVersion::parse(builtin_release_names().first_to); }
 
 TorchVersion Catalog::parse_target(std::string_view text) const {
   std::string allowed;

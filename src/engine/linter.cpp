@@ -42,9 +42,13 @@ Linter::Linter(const Catalog& catalog, const CheckRegistry& registry, Settings s
   fronts_.push_back(make_cxx_front(environment_));
   fronts_.push_back(make_build_file_front(environment_));
 
-  for (const RuleSpec& rule : environment_.catalog().rules()) {
+  for (const RuleSpec& catalog_rule : environment_.catalog().rules()) {
     // TM001 looks at the suppressions of every language; the fronts run it together.
-    if (!environment_.settings().selection.enabled(rule) || rule.check_family == kUnusedSuppressionFamily) continue;
+    if (!environment_.settings().selection.enabled(catalog_rule) ||
+        catalog_rule.check_family == kUnusedSuppressionFamily)
+      continue;
+    // As a later release changes the rule, when the project's range reaches that release.
+    const RuleSpec& rule = catalog_rule.reaching(environment_.settings().newest_torch());
     // The project's place on the release train decides whether the rule concerns it at all.
     if (!environment_.standing(rule).reported) continue;
     // The first front of the rule's language runs it (a notebook borrows the Python front's).

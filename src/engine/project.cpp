@@ -207,6 +207,8 @@ TorchRange ProjectIndex::range_of(const fs::path& root) {
   TorchRange inherited = enclosing;
   inherited.notes = range.notes;
   inherited.warnings.clear();
+  inherited.files = range.files;
+  if (inherited.inherited_files.empty()) inherited.inherited_files = enclosing.files;
   if (inherited.inherited_from.empty()) inherited.inherited_from = outer->string();
   return inherited;
 }

@@ -65,13 +65,19 @@ std::string portable_path(std::string_view path, const Settings& settings) {
 // `read` names the project's facts that matter: asking for them gathers them from the project's
 // tree, so a file whose rules read none leaves them out.
 std::string settings_hash(const Settings& settings, FactsRead read) {
-  json out{
-      {"select", settings.selection.select},   {"extend_select", settings.selection.extend_select},
-      {"ignore", settings.selection.ignore},   {"file_ignore", settings.selection.file_ignore},
-      {"min_torch", settings.min_torch.str()}, {"max_torch", settings.max_torch ? settings.max_torch->str() : ""},
-      {"target", settings.target.str()},       {"unsafe", settings.unsafe_fixes},
-      {"fixable", settings.fixable},           {"max_file_bytes", settings.max_file_bytes},
-      {"unfixable", settings.unfixable},       {"compile_db", portable_path(settings.compile_database_dir, settings)}};
+  json out{{"select", settings.selection.select},
+           {"extend_select", settings.selection.extend_select},
+           {"ignore", settings.selection.ignore},
+           {"file_ignore", settings.selection.file_ignore},
+           {"min_torch", settings.min_torch.str()},
+           {"max_torch", settings.max_torch ? settings.max_torch->str() : ""},
+           {"target", settings.target.str()},
+           {"range_known", settings.torch_range_known},
+           {"unsafe", settings.unsafe_fixes},
+           {"fixable", settings.fixable},
+           {"max_file_bytes", settings.max_file_bytes},
+           {"unfixable", settings.unfixable},
+           {"compile_db", portable_path(settings.compile_database_dir, settings)}};
   // Whether the file has a project; where the project lies is not part of any finding.
   if (settings.project) out["project"] = true;
   if (read.any()) {

@@ -58,6 +58,17 @@ Applicability Settings::effective(const Fix& fix) const {
 }
 
 std::string Settings::unmet_requirement(const Fix& fix) const {
+  // As Ruff assumes the oldest Python without a `requires-python`: an unknown range may reach
+  // any release, so a fix that needs some releases, or keeps an old default, is not safe.
+  if (!torch_range_known && (!fix.compat.empty() || fix.policy == FixPolicy::KeepOld)) {
+    std::string needs = "keeps the old default";
+    if (fix.compat.torch) {
+      needs = fmt::format("needs torch >= {}", fix.compat.torch->str());
+    } else if (fix.compat.below) {
+      needs = fmt::format("needs torch < {}", fix.compat.below->str());
+    }
+    return needs + "; no torch pin found, so the supported range is unknown: pin torch or set `min-torch`";
+  }
   TorchVersion newest = newest_torch();
   bool too_old = fix.compat.torch && min_torch < *fix.compat.torch;
   bool too_new = fix.compat.below && !(newest < *fix.compat.below);

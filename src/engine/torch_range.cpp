@@ -31,6 +31,7 @@ enum class PinFileKind {
   Dockerfile,
   Tox,
   CiWorkflow,
+  Shell,  // an install script (`pip install torch==...`) in an environment folder
 };
 
 std::string lower(std::string_view text) {
@@ -64,18 +65,22 @@ std::optional<PinFileKind> environment_pin_kind(std::string_view name) {
 
 bool is_yaml(std::string_view name) { return name.ends_with(".yml") || name.ends_with(".yaml"); }
 
+// Folders whose YAML files define CI jobs (matrices, install steps).
+bool is_ci_folder(std::string_view folder) {
+  return folder == "workflows" || folder == ".circleci" || folder == ".azure-pipelines" || folder == ".gitlab" ||
+         folder == "ci" || folder == ".ci" || folder == ".buildkite" || folder == "jenkins" || folder == ".jenkins";
+}
+
 // A file's kind by its name, and by its place for CI definitions (`.github/workflows/*.yml`,
 // `.circleci/*.yml`), which have no telling name of their own.
 std::optional<PinFileKind> pin_kind_of(const fs::path& file) {
   std::string name = file.filename().string();
   if (auto kind = package_pin_kind(name)) return kind;
   if (auto kind = environment_pin_kind(name)) return kind;
-  std::string parent = file.parent_path().filename().string();
-  std::string grandparent = file.parent_path().parent_path().filename().string();
-  if (is_yaml(name) && ((parent == "workflows" && grandparent == ".github") || parent == ".circleci")) {
-    return PinFileKind::CiWorkflow;
-  }
-  if (name.ends_with(".txt")) return PinFileKind::Requirements;  // named by `-r FILE`
+  std::string parent = lower(file.parent_path().filename().string());
+  if (is_yaml(name) && is_ci_folder(parent)) return PinFileKind::CiWorkflow;
+  if (name.ends_with(".sh") || name.ends_with(".bash")) return PinFileKind::Shell;
+  if (name.ends_with(".txt")) return PinFileKind::Requirements;  // named by `-r FILE`, or `reqs_*.txt`
   return std::nullopt;
 }
 
@@ -273,7 +278,10 @@ void read_tox(std::string_view text, PinCollector& pins) {
 // CI matrices and variables: `torch-version: [1.13, "2.0"]`, `pytorch_version: 2.1.0`, or a
 // block list under the key. Values that are not versions (`nightly`, `${{ ... }}`) are skipped.
 void read_matrix(std::string_view text, PinCollector& pins) {
-  static const std::regex key(R"(^(\s*)(?:-\s+)?["']?(?:py)?torch[-_ ]?versions?["']?\s*:\s*(.*)$)", std::regex::icase);
+  // `torch-version`, `pytorch_versions`, `TORCH_VER`, `VER_TORCH`, `MIN_TORCH_VERSION`, a bare `torch`.
+  static const std::regex key(
+      R"(^(\s*)(?:-\s+)?["']?(?:(?:min[-_ ]?)?(?:py)?torch(?:[-_ ]?(?:versions?|ver))?|ver[-_ ]?(?:py)?torch)["']?\s*:\s*(.*)$)",
+      std::regex::icase);
   auto values_of = [&](std::string_view value, size_t offset) {
     value = trim(value);
     if (value.starts_with('['))
@@ -318,6 +326,24 @@ void read_matrix(std::string_view text, PinCollector& pins) {
   }
 }
 
+// The format a pin file's lines are read in (comments, continuations).
+buildfiles::FileKind format_of(PinFileKind kind) {
+  switch (kind) {
+    case PinFileKind::Requirements:
+    case PinFileKind::Constraints: return buildfiles::FileKind::Requirements;
+    case PinFileKind::Pyproject: return buildfiles::FileKind::Toml;
+    case PinFileKind::SetupCfg:
+    case PinFileKind::Tox: return buildfiles::FileKind::Ini;
+    case PinFileKind::SetupPy: return buildfiles::FileKind::SetupPy;
+    case PinFileKind::Environment:
+    case PinFileKind::CondaRecipe: return buildfiles::FileKind::CondaEnvironment;
+    case PinFileKind::Dockerfile: return buildfiles::FileKind::Dockerfile;
+    case PinFileKind::CiWorkflow: return buildfiles::FileKind::Yaml;
+    case PinFileKind::Shell: return buildfiles::FileKind::Shell;
+  }
+  return buildfiles::FileKind::Unknown;
+}
+
 std::optional<TorchPin> read_one(const fs::path& file, PinFileKind kind, std::vector<std::string>& notes,
                                  std::vector<std::string>* referenced) {
   std::optional<std::string> text = read_text(file, &notes);
@@ -337,22 +363,60 @@ std::optional<TorchPin> read_one(const fs::path& file, PinFileKind kind, std::ve
       pins.add_all(*text, buildfiles::FileKind::Yaml);
       read_matrix(*text, pins);
       break;
+    case PinFileKind::Shell: pins.add_all(*text, buildfiles::FileKind::Shell); break;
   }
   if (referenced != nullptr && kind != PinFileKind::Pyproject && kind != PinFileKind::SetupCfg &&
       kind != PinFileKind::SetupPy) {
-    for (std::string& name : referenced_files(*text)) referenced->push_back(std::move(name));
+    // Comments say nothing: a `# -r old.txt` or `# see -c` note is no include.
+    std::string code;
+    for (const buildfiles::LogicalLine& line : buildfiles::logical_lines(*text, format_of(kind)))
+      code += line.text + '\n';
+    for (std::string& name : referenced_files(code)) referenced->push_back(std::move(name));
   }
   return pins.take();
 }
 
-// Directories below a project's root where its environments are conventionally described.
+// Folders below a project's root where its environments are conventionally described, searched
+// three levels deep (`tools/docker/cuda/Dockerfile`, `packaging/dependencies/x/reqs_torch.txt`).
 constexpr std::string_view kEnvironmentDirectories[] = {
-    ".github/workflows", ".circleci",    ".devcontainer", "docker",   "dockerfiles", "ci", ".ci", "recipe", "conda",
-    "conda.recipe",      "conda-recipe", ".conda",        "packaging"};
+    ".github",       ".circleci", ".azure-pipelines", ".gitlab", ".buildkite",
+    ".devcontainer", "docker",    "dockerfiles",      "ci",      ".ci",
+    "jenkins",       ".jenkins",  "recipe",           "conda",   "conda.recipe",
+    "conda-recipe",  ".conda",    "packaging",        "tools",   "scripts"};
+constexpr int kEnvironmentDepth = 3;
 
-bool counts_in(std::string_view directory, std::string_view name) {
-  if (directory == ".github/workflows" || directory == ".circleci") return is_yaml(name);
-  return environment_pin_kind(name).has_value() || package_pin_kind(name).has_value();
+bool is_environment_directory(std::string_view name) {
+  std::string folded = lower(name);
+  return std::find(std::begin(kEnvironmentDirectories), std::end(kEnvironmentDirectories), folded) !=
+         std::end(kEnvironmentDirectories);
+}
+
+// What counts inside an environment folder: container and conda files everywhere, CI YAML in CI
+// folders, install scripts, and requirement lists (`requirements*.txt`, `reqs_*.txt`).
+bool counts_in(std::string_view folder, std::string_view name) {
+  if (environment_pin_kind(name) || package_pin_kind(name)) return true;
+  if (is_yaml(name)) return is_ci_folder(lower(folder));
+  if (name.ends_with(".sh") || name.ends_with(".bash")) return true;
+  std::string folded = lower(name);
+  return folded.ends_with(".txt") &&
+         (folded.find("req") != std::string::npos || folded.find("constraint") != std::string::npos);
+}
+
+void environment_files(const fs::path& folder, int depth, std::vector<std::pair<PinFileKind, fs::path>>& found) {
+  std::string name = folder.filename().string();
+  for (const std::string& file :
+       regular_files_named(folder, [&](std::string_view file) { return counts_in(name, file); })) {
+    if (std::optional<PinFileKind> kind = pin_kind_of(folder / file)) found.emplace_back(*kind, folder / file);
+  }
+  if (depth == kEnvironmentDepth) return;
+  std::error_code error;
+  std::vector<fs::path> folders;
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+    std::error_code type_error;
+    if (it->is_directory(type_error) && !it->is_symlink(type_error)) folders.push_back(it->path());
+  }
+  std::sort(folders.begin(), folders.end());
+  for (const fs::path& below : folders) environment_files(below, depth + 1, found);
 }
 
 std::string describe_pin(const TorchPin& pin) {
@@ -430,22 +494,15 @@ std::vector<fs::path> pin_sources(const fs::path& root) {
     found.emplace_back(*pin_kind_of(root / name), root / name);
   }
   std::error_code error;
-  for (std::string_view directory : kEnvironmentDirectories) {
-    fs::path folder = root / directory;
-    if (!fs::is_directory(folder, error)) continue;
-    auto wanted = [&](std::string_view name) { return counts_in(directory, name); };
-    for (const std::string& name : regular_files_named(folder, wanted)) {
-      found.emplace_back(*pin_kind_of(folder / name), folder / name);
-    }
-    if (directory == ".github/workflows" || directory == ".circleci") continue;
-    // One level further: docker/cuda12/Dockerfile, conda/recipe/meta.yaml.
-    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
-      if (!it->is_directory(error)) continue;
-      for (const std::string& name : regular_files_named(it->path(), wanted)) {
-        found.emplace_back(*pin_kind_of(it->path() / name), it->path() / name);
-      }
+  std::vector<fs::path> folders;
+  for (fs::directory_iterator it(root, error), end; !error && it != end; it.increment(error)) {
+    std::error_code type_error;
+    if (is_environment_directory(it->path().filename().string()) && it->is_directory(type_error) &&
+        !it->is_symlink(type_error)) {
+      folders.push_back(it->path());
     }
   }
+  for (const fs::path& folder : folders) environment_files(folder, 1, found);
   std::sort(found.begin(), found.end());
   std::vector<fs::path> files;
   for (auto& entry : found) files.push_back(std::move(entry.second));
@@ -493,6 +550,7 @@ TorchRange combine_pins(const std::vector<TorchPin>& pins) {
 TorchRange project_torch_range(const fs::path& root) {
   std::vector<std::string> notes;
   std::vector<TorchPin> pins;
+  std::vector<fs::path> files;
   std::set<fs::path> read;
   std::vector<fs::path> pending = pin_sources(root);
   std::reverse(pending.begin(), pending.end());
@@ -502,6 +560,15 @@ TorchRange project_torch_range(const fs::path& root) {
     if (!read.insert(file.lexically_normal()).second) continue;
     std::vector<std::string> referenced;
     std::vector<TorchPin> more = read_torch_pins(file, notes, &referenced);
+    files.push_back(file);
+    // A package's own files declare what it supports; an environment (an image, a CI job, an
+    // install script, the requirement files they install) is one supported release among
+    // several, so its exact pin bounds nothing above.
+    bool declares = file.parent_path() == root && is_pin_file_name(file.filename().string());
+    if (!declares) {
+      for (TorchPin& pin : more) pin.highest.reset();
+      std::erase_if(more, [](const TorchPin& pin) { return !pin.lowest; });
+    }
     pins.insert(pins.end(), more.begin(), more.end());
     // `pip install -r requirements/torch.txt` in a Dockerfile or workflow: relative to the
     // project's root (a build context, a checkout), else to the file.
@@ -518,6 +585,7 @@ TorchRange project_torch_range(const fs::path& root) {
   }
   TorchRange range = combine_pins(pins);
   range.notes.insert(range.notes.begin(), notes.begin(), notes.end());
+  range.files = std::move(files);
   return range;
 }
 

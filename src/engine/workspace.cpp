@@ -131,6 +131,7 @@ FileContext Workspace::context_for(const fs::path& path, bool plain) {
     settings.selection.file_ignore = ignored;
     settings.min_torch = context.range.min_torch;
     settings.max_torch = context.range.max_torch;
+    settings.torch_range_known = context.range.pinned();
     settings.target = target_for(*context.config, context.range);
     settings.project = context.project;
     settings.compile_database_dir = compile_database_dir_;

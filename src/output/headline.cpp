@@ -19,8 +19,8 @@ Urgency urgency_of(std::string_view code) {
 }
 
 std::string_view urgency_label(Urgency urgency) {
-  static const std::string breaks = fmt::format("breaks on {}", engine::builtin_release_names().to);
-  static const std::string_view kLabels[] = {breaks, "silent change", "deprecated", "build", "other"};
+  // The target release differs between projects and runs: the label names none.
+  static constexpr std::string_view kLabels[] = {"breaks on upgrade", "silent change", "deprecated", "build", "other"};
   return kLabels[static_cast<size_t>(urgency)];
 }
 

@@ -127,6 +127,7 @@ class PreCommitHooks(unittest.TestCase):
         project = self.root / f"project-{self.count}"
         project.mkdir()
         git("init", "-q", cwd=project, env=self.env)
+        files = {"requirements.txt": "torch>=2.7\n", **files}  # a pinned range: safe fixes apply
         for relative, text in files.items():
             path = project / relative
             path.parent.mkdir(parents=True, exist_ok=True)

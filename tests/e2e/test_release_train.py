@@ -84,9 +84,8 @@ class ReleaseTrain(unittest.TestCase):
         self.tree.write("pkg/m.py", EXPORT)
         out = run("check", "--show-settings", "pkg/m.py", cwd=self.tree.root, check_exit=0).stdout
         self.assertIn("  project root: pkg\n", out)
-        # The image's exact pin is the lowest upper bound: the range ends at 2.4.
-        self.assertIn("  supported torch: 2.1-2.4 (from requirements.txt:1 and docker/Dockerfile:1, inherited from .)\n",
-                      out)
+        # The image's exact pin is one supported release (2.4); the package's own pin decides the range.
+        self.assertIn("  supported torch: 2.1-2.8 (from requirements.txt:1, inherited from .)\n", out)
         self.assertIn("  torch pins read: pkg/setup.py; inherited from .: requirements.txt, docker/Dockerfile\n", out)
         self.assertIn("  target torch: 2.8 (default)\n", out)
         root = run("check", "--show-settings", "m.py", cwd=self.tree.root, check_exit=0).stdout

@@ -118,6 +118,14 @@ struct RuleSpec {
   std::shared_ptr<const LazyDocs> lazy_docs;
   [[nodiscard]] const RuleDocs& docs() const { return lazy_docs->get(); }
 
+  // How later releases change the rule (the catalog's `targets`): copies of it with another
+  // message, severity, fix or check parameters, each from its release on, oldest first.
+  std::vector<std::shared_ptr<const RuleSpec>> variants;
+  std::optional<TorchVersion> variant_from;  // set on a variant: the release it starts at
+  // The rule as it reads for a project whose supported range reaches `newest` (its target, or a
+  // newer pinned maximum): the latest variant starting at or before it, else the rule itself.
+  [[nodiscard]] const RuleSpec& reaching(TorchVersion newest) const;
+
   // Fills {name} placeholders of the message template.
   [[nodiscard]] std::string format_message(const std::map<std::string, std::string>& values) const;
 };
@@ -136,7 +144,7 @@ class Catalog {
   // The release pair the catalog migrates across: its rules' oldest `from` and newest `to`.
   [[nodiscard]] const RuleRelease& release() const { return release_; }
   // The releases a project may upgrade to (`target-version`): every release after the oldest
-  // `from` that a rule's `since` or `removed_in` names, oldest first.
+  // `from` that a rule's `since`, `removed_in` or `targets` names, oldest first.
   [[nodiscard]] const std::vector<TorchVersion>& targets() const { return targets_; }
   // Reads a `target-version` value: one of targets() (MAJOR.MINOR; a patch is ignored) or
   // `latest`, the newest. Throws std::invalid_argument naming the allowed values.
@@ -157,6 +165,7 @@ class Catalog {
 // a catalog parse for. A test checks that it is Catalog::builtin().release().
 struct ReleaseNames {
   std::string_view from, to;
+  std::string_view first_to;  // the oldest release a rule migrates to: the default target
 };
 ReleaseNames builtin_release_names();
 
@@ -164,8 +173,8 @@ ReleaseNames builtin_release_names();
 // catalog migrates from.
 TorchVersion default_min_torch();
 
-// The release a project upgrades to when nothing says otherwise (`target-version`): the release
-// the built-in catalog was first built for, its `release.to`.
+// The release a project upgrades to when nothing says otherwise (`target-version`): the first
+// release after the built-in catalog's base, the one it was first built for.
 TorchVersion default_target();
 
 // Reads one entry; `docs_json`, when given, holds the entry's `docs` object (then absent from

@@ -39,6 +39,9 @@ struct Settings {
   TorchVersion min_torch = default_min_torch();
   std::optional<TorchVersion> max_torch;
   TorchVersion target = default_target();
+  // False when nothing pins torch and nothing configures `min-torch`: min_torch is then only the
+  // catalog's base, not a fact about the project, so no fix that depends on the range is safe.
+  bool torch_range_known = true;
   std::map<std::string, FixPolicy> policies;  // by code; "ALL" sets the default
   bool unsafe_fixes = false;
   // Files larger than this are not parsed: one TM900 note instead (0: no limit). Parsing costs

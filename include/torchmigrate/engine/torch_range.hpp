@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The torch releases a project supports, `[min, max]`, read from every file that pins torch:
 // package metadata and requirement files in the project's directory, and the environments it is
-// built and tested in (Dockerfiles, conda recipes, CI matrices, tox.ini), with the requirement
-// files those name. Each file says one interval (its pins' hull: alternatives by marker or
-// matrix entry); a project supports what all of them admit (their intersection), and when they
-// admit nothing together, the widest range with a warning naming the two that disagree.
+// built and tested in (Dockerfiles, conda recipes, CI matrices, tox.ini, install scripts), with
+// the requirement files those name. Each file says one interval (its pins' hull: alternatives by
+// marker or matrix entry). A lower bound says a release is supported; an upper bound, which only
+// the package's own files give (an environment is one supported release among several), that
+// the releases above it are not: the range runs from the lowest lower bound to the lowest upper
+// bound, and when a lower bound lies above it, the widest range with a warning naming the two.
 // Without any pin the project inherits its enclosing project's range (project.hpp), else the
 // default: from the release the catalog migrates from, no upper bound.
 #pragma once
@@ -33,6 +35,8 @@ struct TorchRange {
   std::vector<std::string> notes;         // files that were skipped, and why
   std::vector<std::string> warnings;      // pins that contradict each other
   std::string inherited_from;             // the enclosing project's directory, when inherited
+  std::vector<std::filesystem::path> files;            // every file read for the project's own pins
+  std::vector<std::filesystem::path> inherited_files;  // those read for the enclosing project
 
   [[nodiscard]] bool pinned() const { return source != "default"; }
   // "2.7-2.9", "2.7" (one release) or ">= 2.7".
@@ -67,8 +71,9 @@ std::vector<TorchPin> read_torch_pins(const std::filesystem::path& file, std::ve
 bool names_torch(const std::filesystem::path& file);
 
 // Every file whose pins count for the project rooted at `root`: its own pin and environment
-// files, those in the conventional places below it (.github/workflows, docker/, recipe/,
-// conda/, ci/, .devcontainer/...). Paths, in a stable order.
+// files, and those in the folders below it where environments are conventionally described
+// (.github/, docker/, ci/, recipe/, conda/, packaging/, tools/, scripts/..., three levels deep):
+// Dockerfiles, conda files, CI YAML, install scripts, requirement lists. A stable order.
 std::vector<std::filesystem::path> pin_sources(const std::filesystem::path& root);
 
 // The range all `pins` admit together (see the top of this file).

@@ -120,6 +120,12 @@ TEST_CASE("the catalog's release pair and impacts come from its rules") {
   CHECK(catalog.release().from.str() == names.from);
   CHECK(catalog.release().to.str() == names.to);
   CHECK(engine::default_min_torch() == catalog.release().from);
+  // The default target is the oldest release a rule migrates to, the catalog's first target.
+  TorchVersion first_to = catalog.release().to;
+  for (const engine::RuleSpec& rule : catalog.rules()) first_to = std::min(first_to, rule.release.to);
+  CHECK(names.first_to == first_to.str());
+  CHECK(engine::default_target() == first_to);
+  CHECK(catalog.targets().front() == first_to);
   for (const engine::RuleSpec& rule : catalog.rules()) {
     INFO(rule.code);
     CHECK_FALSE(rule.release.from < catalog.release().from);
@@ -170,4 +176,52 @@ TEST_CASE("a rule's lifecycle: removed_in must come after since") {
   std::string bad_since = minimal_rule();
   bad_since.replace(bad_since.find(R"("since": "2.8")"), 14, R"("since": "2.8.1")");
   CHECK_THAT(error_of(bad_since), Catch::Contains("`since` is `2.8.1`; expected MAJOR.MINOR"));
+}
+
+TEST_CASE("a later release's change to a rule applies once the project's range reaches it") {
+  std::string rule = R"({"code": "TM999", "name": "test-rule", "summary": "s",
+    "message": "`{callee}` changed", "severity": "warning", "default_enabled": true, "since": "2.8",
+    "kind": "removed", "impact": "breaks", "release": {"from": "2.7", "to": "2.8"}, "confidence": "high",
+    "references": [], "triggers": ["export"],
+    "check": {"family": "missing-keyword", "params": {"callees": ["torch.export.export"], "keyword": "strict",
+                                                      "keep_old": "True", "adopt_new": "False"}},
+    "fix": {"applicability": "safe"},
+    "targets": [{"from": "2.9", "message": "`{callee}` changed again", "severity": "error",
+                 "fix": {"applicability": "unsafe", "requires": {"torch": ">=2.9"}}}],
+    "docs": {"what": "w", "why": "y", "before": "b", "after": "a", "fix_safety": "f", "limitations": "l"}})";
+  Catalog catalog = Catalog::parse({{"TM999.json", rule}});
+  const engine::RuleSpec& base = catalog.rules().front();
+  REQUIRE(base.variants.size() == 1);
+  CHECK(&base.reaching(TorchVersion{2, 8}) == &base);
+  const engine::RuleSpec& later = base.reaching(TorchVersion{2, 11});
+  CHECK(later.message == "`{callee}` changed again");
+  CHECK(later.severity == Severity::Error);
+  CHECK(later.fix_applicability == Applicability::Unsafe);
+  CHECK(to_string(later.fix_compat) == "torch>=2.9");
+  CHECK(catalog.targets() == std::vector<TorchVersion>{{2, 8}, {2, 9}});
+
+  auto lint = [&](const char* target) {
+    engine::Settings settings;
+    settings.selection.select = {"TM999"};
+    settings.target = TorchVersion::parse(target);
+    engine::Linter linter(catalog, checks::builtin_registry(), settings);
+    return linter.lint(SourceFile("m.py", "import torch\ntorch.export.export(m, (x,))\n", Language::Python));
+  };
+  std::vector<Diagnostic> at_28 = lint("2.8");
+  REQUIRE(at_28.size() == 1);
+  CHECK(at_28[0].message == "`torch.export.export` changed");
+  CHECK(at_28[0].severity == Severity::Warning);
+  std::vector<Diagnostic> at_29 = lint("2.9");
+  REQUIRE(at_29.size() == 1);
+  CHECK(at_29[0].message == "`torch.export.export` changed again");
+  CHECK(at_29[0].severity == Severity::Error);
+
+  std::string early = rule;
+  const std::string later_from = R"("from": "2.9")";
+  early.replace(early.find(later_from), later_from.size(), R"("from": "2.8")");
+  CHECK_THAT(error_of(early), Catch::Contains("targets[0]: `from` must be a release after the rule's `since`"));
+  std::string unknown = rule;
+  const std::string severity = R"("severity": "error")";
+  unknown.replace(unknown.find(severity), severity.size(), R"("colour": "red")");
+  CHECK_THAT(error_of(unknown), Catch::Contains("targets[0]: unknown key `colour`"));
 }

@@ -91,17 +91,17 @@ TEST_CASE("a fix whose spelling a later release removes is unsafe once the range
   CHECK(settings.unmet_requirement(fix) == "needs torch >= 2.5; the project supports torch 2.4-2.9");
 }
 
-TEST_CASE("fix requirements come from the catalog: keep-old `dynamo=False` needs torch 2.5") {
+TEST_CASE("fix requirements come from the catalog: keep-old `dynamo=False` needs torch 2.4") {
   const RuleSpec* tm302 = Catalog::builtin().find("TM302");
   REQUIRE(tm302 != nullptr);
   REQUIRE(tm302->fix_compat.torch.has_value());
   Fix keep_old{"Add `dynamo=False`", {}, Applicability::Safe, tm302->fix_compat, FixPolicy::KeepOld, {}};
   Settings settings;
-  settings.min_torch = TorchVersion::parse("2.4");
+  settings.min_torch = TorchVersion::parse("2.3");
   CHECK(settings.effective(keep_old) == Applicability::Unsafe);
-  settings.min_torch = TorchVersion::parse("2.5");
+  settings.min_torch = TorchVersion::parse("2.4");
   CHECK(settings.effective(keep_old) == Applicability::Safe);
-  CHECK(to_string(tm302->fix_compat) == "torch>=2.5");
+  CHECK(to_string(tm302->fix_compat) == "torch>=2.4");
 }
 
 TEST_CASE("versions, policies and selectors reject bad input with a message") {

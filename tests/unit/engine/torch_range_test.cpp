@@ -257,13 +257,13 @@ TEST_CASE("Dockerfiles pin torch with pip, uv and conda; ARG placeholders are le
                 "RUN pip install --no-cache-dir torch==1.13.1 torchvision\n");
   TorchRange range = project_torch_range(project.root());
   CHECK(range.min_torch == TorchVersion{1, 13});
-  CHECK(range.max_torch == TorchVersion{1, 13});
+  CHECK_FALSE(range.max_torch.has_value());  // an image is one supported release: it bounds nothing above
   CHECK(ends_with(range.source, "Dockerfile.gpu:4"));
   CHECK(range.notes.empty());
 
   TempProject uv;
   uv.write("Containerfile", "RUN uv pip install --system 'torch>=2.2,<2.6'\n");
-  CHECK(project_torch_range(uv.root()).span() == "2.2-2.5");
+  CHECK(project_torch_range(uv.root()).span() == ">= 2.2");
 }
 
 TEST_CASE("CI matrices: flow lists, block lists and scalars; non-versions skipped") {
@@ -303,7 +303,7 @@ TEST_CASE("tox deps, conda recipes, and requirement files a Dockerfile installs"
   referenced.write("Dockerfile", "COPY . /src\nRUN pip install -r packaging/deps/reqs_pip_torch_cu118.txt\n");
   referenced.write("packaging/deps/reqs_pip_torch_cu118.txt", "torch==2.1.2\n");
   TorchRange range = project_torch_range(referenced.root());
-  CHECK(range.span() == "2.1");
+  CHECK(range.span() == ">= 2.1");
   CHECK(ends_with(range.source, "reqs_pip_torch_cu118.txt:1"));
 }
 
@@ -340,4 +340,30 @@ TEST_CASE("malformed files are skipped with a note, never a crash") {
   CHECK(noted("pyproject.toml:1"));
   CHECK(noted("requirements.txt:1"));
   CHECK(noted("environment.yml:2"));
+}
+
+TEST_CASE("environments found deeper: tool folders, install scripts, reqs lists, conda through a path") {
+  TempProject project;
+  project.write("tools/docker/Dockerfile_dev.cpu",
+                "FROM x\nRUN /opt/conda/bin/conda install pytorch==1.3.1 -c pytorch\n");
+  project.write("tools/docker/Dockerfile_release.cpu", "FROM x\nRUN /opt/conda/bin/conda install pytorch==1.5.0\n");
+  project.write("packaging/dependencies/gpu/reqs_pip_torch_gpu.txt",
+                "torch==2.1.2+cpu -f https://download.pytorch.org/whl/torch_stable.html\n");
+  project.write(".azure-pipelines/scripts/install.sh", "pip install torch==2.11.0\n");
+  project.write(".github/workflows/pipeline.yml", "env:\n  VER_TORCH: \"1.13.1\"\n  MIN_TORCH_VERSION: \"2.0\"\n");
+  TorchRange range = expect_range(project, {1, 3}, "Dockerfile_dev.cpu:2");
+  // Images, scripts and CI jobs are alternatives: their exact pins conflict with nothing.
+  CHECK(range.warnings.empty());
+  CHECK_FALSE(range.max_torch.has_value());
+  CHECK(range.notes.empty());
+  CHECK(range.files.size() == 5);
+}
+
+TEST_CASE("comments in requirement files include nothing") {
+  TempProject project;
+  for (const char* legacy : {"legacy/old.txt", "legacy/pins.txt"}) project.write(legacy, "torch==1.8\n");
+  project.write("requirements.txt", "numpy\n# -r legacy/old.txt\ntorch>=2.6  # see -c legacy/pins.txt\n");
+  TorchRange range = expect_range(project, {2, 6}, "requirements.txt:3");
+  CHECK(range.notes.empty());
+  CHECK(range.files.size() == 1);
 }

@@ -52,7 +52,9 @@ inline TranscriptResult run_transcript(const std::string& input, bool one_batch 
 }
 
 // The start of most transcripts: a client with the usual capabilities, rooted at /project.
-inline std::string initialize_request(const std::string& capabilities = R"({"textDocument":{"codeAction":{"codeActionLiteralSupport":{"codeActionKind":{"valueSet":["quickfix","source"]}}},"hover":{"contentFormat":["markdown","plaintext"]}}})",
+inline const std::string kCodeActionCapabilities =
+    R"({"textDocument":{"codeAction":{"codeActionLiteralSupport":{"codeActionKind":{"valueSet":["quickfix","source"]}}},"hover":{"contentFormat":["markdown","plaintext"]}}})";
+inline std::string initialize_request(const std::string& capabilities = kCodeActionCapabilities,
                                       const std::string& options = "null") {
   return R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":"file:///project","capabilities":)" +
          capabilities + R"(,"initializationOptions":)" + options + "}}";

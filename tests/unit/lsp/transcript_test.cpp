@@ -289,8 +289,9 @@ const std::string kAtCall = R"({"start":{"line":1,"character":20},"end":{"line":
 }  // namespace
 
 TEST_CASE("code actions: keep-old and adopt-new quick fixes, a noqa suppression and fix-all") {
+  // The buffer has no project on disk: `minTorch` gives it a known range, as a pin would.
   TranscriptResult run = run_transcript(framed({
-      initialize_request(),
+      initialize_request(kCodeActionCapabilities, R"({"minTorch":"2.7"})"),
       kInitialized,
       did_open(kUri, kText),
       code_action_request(2, kAtCall),
@@ -315,7 +316,7 @@ TEST_CASE("code actions: versioned documentChanges for clients that support them
   std::string capabilities =
       R"({"workspace":{"workspaceEdit":{"documentChanges":true}},"textDocument":{"codeAction":{"codeActionLiteralSupport":{"codeActionKind":{"valueSet":["quickfix"]}}}}})";
   TranscriptResult run = run_transcript(framed({
-      initialize_request(capabilities),
+      initialize_request(capabilities, R"({"minTorch":"2.7"})"),  // a known range, as a pin gives
       kInitialized,
       did_open(kUri, R"("import torch\ntorch.export.export(m, (x,))  # noqa: TM101\n")", 7),
       code_action_request(2, R"({"start":{"line":1,"character":0},"end":{"line":1,"character":0}})", R"(["quickfix"])"),
@@ -500,7 +501,7 @@ TEST_CASE("the CLI's file filter applies: files in excluded directories get no d
 
 TEST_CASE("C/C++/CUDA and build files are opened and published by their file name; unsaved buffers by languageId") {
   TranscriptResult run = run_transcript(framed({
-      initialize_request(),
+      initialize_request(kCodeActionCapabilities, R"({"minTorch":"2.7"})"),  // a known range, as a pin gives
       kInitialized,
       did_open("file:///project/kernel.cu", R"("int main() { return 0; }\n")", 1, "cuda-cpp"),
       did_open("untitled:Untitled-1", kText, 1, "python"),

@@ -20,7 +20,7 @@ TEST_CASE("headline: urgency follows the first digit of the code") {
   CHECK(output::urgency_of("TM900") == Urgency::Other);
   CHECK(output::urgency_of("E902") == Urgency::Other);
   CHECK(output::urgency_of("TM1") == Urgency::Other);
-  CHECK(output::urgency_label(Urgency::Breaks) == "breaks on 2.8");
+  CHECK(output::urgency_label(Urgency::Breaks) == "breaks on upgrade");
   CHECK(output::urgency_id(Urgency::Silent) == "silent");
 }
 

@@ -29,7 +29,7 @@ nlohmann::json table_data(const std::string& page) {
 }
 
 html::ChartBar bar(std::string label, size_t breaks, size_t build) {
-  return {std::move(label), "", {{breaks, "breaks", "breaks on 2.8"}, {build, "build", "build"}}};
+  return {std::move(label), "", {{breaks, "breaks", "breaks on upgrade"}, {build, "build", "build"}}};
 }
 
 }  // namespace
