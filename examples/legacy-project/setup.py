@@ -26,7 +26,7 @@ setup(
     ext_modules=[extension],
     cmdclass={"build_ext": BuildExtension},
     install_requires=[
-        "torch>=2.7,<2.9",
+        "torch>=2.7,<2.8",
         "onnxscript>=0.2",
         "onnx>=1.16",
     ],

@@ -87,6 +87,7 @@ Diagnostic read_diagnostic(const json& record, size_t text_size) {
 std::shared_ptr<const engine::Settings> read_settings(const json& record) {
   auto settings = std::make_shared<engine::Settings>();
   settings->min_torch = TorchVersion::parse(record.at("min_torch").get<std::string>());
+  settings->max_torch.reset();
   if (std::string max = record.value("max_torch", ""); !max.empty()) settings->max_torch = TorchVersion::parse(max);
   if (std::string target = record.value("target", ""); !target.empty()) settings->target = TorchVersion::parse(target);
   settings->torch_range_known = record.value("range_known", true);

@@ -106,6 +106,9 @@ LintEnvironment::LintEnvironment(const Catalog& catalog, const CheckRegistry& re
     RuleStanding standing = this->standing(rule);
     std::string note = standing_note(rule, standing, settings_.min_torch);
     if (!note.empty()) standing_notes_.emplace(rule.code, std::make_pair(std::move(note), standing.removal_reached));
+    if (std::string caveat = keep_old_caveat(rule, settings_.max_torch); !caveat.empty() && rule.fix_policies) {
+      keep_old_caveats_.emplace(rule.code, std::move(caveat));
+    }
   }
 }
 
@@ -173,6 +176,16 @@ void LintEnvironment::finish(const SourceFile& file, Suppressions& suppressions,
       if (it == standing_notes_.end()) continue;
       diagnostic.message += it->second.first;
       if (it->second.second) diagnostic.severity = Severity::Error;
+    }
+  }
+  // A keep-old fix that would change behaviour on releases the project already runs is unsafe.
+  for (Diagnostic& diagnostic : diagnostics) {
+    auto caveat = keep_old_caveats_.find(diagnostic.code);
+    if (caveat == keep_old_caveats_.end()) continue;
+    for (Fix& fix : diagnostic.fixes) {
+      if (fix.policy != FixPolicy::KeepOld || fix.applicability != Applicability::Safe) continue;
+      fix.applicability = Applicability::Unsafe;
+      fix.title += " (" + caveat->second + ")";
     }
   }
   explain_unmet_requirements(diagnostics, settings_);

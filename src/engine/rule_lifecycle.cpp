@@ -51,6 +51,15 @@ std::string applicability_text(const RuleSpec& rule) {
          " or newer too, the message says the code already fails on every supported release.";
 }
 
+std::string keep_old_caveat(const RuleSpec& rule, const std::optional<TorchVersion>& max_torch) {
+  if (rule.kind != RuleKind::ChangedDefault || (max_torch && *max_torch < rule.since_release)) return {};
+  const std::string since = rule.since_release.str();
+  if (!max_torch)
+    return "no upper bound below torch " + since + " is pinned, so the code may already run with its default";
+  return "the project supports torch " + max_torch->str() + ", where the code already runs with the " + since +
+         " default";
+}
+
 std::string standing_note(const RuleSpec& rule, const RuleStanding& standing, TorchVersion min_torch) {
   if (standing.removal_reached)
     return "; this breaks on the target release, torch " + rule.removed_release->str() + " or later";

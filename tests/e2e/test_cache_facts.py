@@ -20,7 +20,7 @@ class CacheKeysHoldTheFactsTheirRulesRead(unittest.TestCase):
         tree = TempTree()
         self.addCleanup(tree.cleanup)
         (tree.root / "project" / ".git").mkdir(parents=True)
-        tree.write("project/requirements.txt", "torch>=2.7\nonnxscript==0.2.5\n")
+        tree.write("project/requirements.txt", "torch>=2.7,<2.8\nonnxscript==0.2.5\n")
         tree.write("project/requirements-dev.txt", "numpy>=1.0\n")
         tree.write("project/model.py", NO_DYNAMO)
         cache = tree.root / "cache"

@@ -21,7 +21,7 @@ class Colour(unittest.TestCase):
         self.tree = TempTree()
         self.addCleanup(self.tree.cleanup)
         self.tree.write("a.py", SOURCE)
-        self.tree.write("requirements.txt", "torch>=2.7\n")  # a pinned range: `[*]` marks safe fixes
+        self.tree.write("requirements.txt", "torch>=2.7,<2.8\n")  # a pinned range: `[*]` marks safe fixes
         self.env = {key: value for key, value in os.environ.items() if key not in ("NO_COLOR", "FORCE_COLOR")}
         self.env["TERM"] = "xterm-256color"
         # These runs compare layouts; the progress line has its own tests below.

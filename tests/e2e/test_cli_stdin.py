@@ -13,7 +13,7 @@ class StandardInput(unittest.TestCase):
     def setUp(self):
         self.tree = TempTree()
         self.addCleanup(self.tree.cleanup)
-        self.tree.write("pkg/requirements.txt", "torch>=2.5\n")
+        self.tree.write("pkg/requirements.txt", "torch>=2.5,<2.8\n")
         self.tree.write("pkg/torchmigrate.toml", '[per-file-ignores]\n"generated/**" = ["TM201"]\n')
 
     def test_the_report_names_the_stdin_filename_and_matches_the_file_on_disk(self):

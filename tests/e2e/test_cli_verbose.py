@@ -17,14 +17,14 @@ class Verbose(unittest.TestCase):
         self.tree.write("a/requirements.txt", "torch>=2.6\n")
         self.tree.write("a/torchmigrate.toml", "extend = \"../base.toml\"\n")
         self.tree.write("a/m.py", SOURCE)
-        self.tree.write("b/requirements.txt", "torch>=2.7\n")
+        self.tree.write("b/requirements.txt", "torch>=2.7,<2.8\n")
         self.tree.write("b/m.py", SOURCE)
 
     def test_verbose_names_configuration_per_project_and_phase_times(self):
         result = run("check", "-v", "--no-cache", "a", "b", cwd=self.tree.root, check_exit=1)
         self.assertIn("a: supported torch >= 2.6 (from a/requirements.txt:1); target torch 2.8; configuration: a/torchmigrate.toml "
                       "(extends base.toml)", result.stderr)
-        self.assertIn("b: supported torch >= 2.7 (from b/requirements.txt:1); target torch 2.8; configuration: none", result.stderr)
+        self.assertIn("b: supported torch 2.7 (from b/requirements.txt:1); target torch 2.8; configuration: none", result.stderr)
         self.assertRegex(result.stderr, r"timing: discovery( \(checking meanwhile\))? \d+ ms, settings \d+ ms, "
                                         r"checking [\d.]+ m?s, report \d+ ms \(\d+ files, \d+ jobs?\)")
         # With more than one job a report checks files while the walk goes on, and says so.

@@ -22,7 +22,7 @@ class FlagsMatchConfigKeys(unittest.TestCase):
         self.addCleanup(self.tree.cleanup)
         for name in ["src/a.py", "tests/test_a.py"]:
             self.tree.write(name, SOURCE)
-        self.tree.write("requirements.txt", "torch>=2.7\n")  # a pinned range: safe fixes apply
+        self.tree.write("requirements.txt", "torch>=2.7,<2.8\n")  # a pinned range: safe fixes apply
 
     def check(self, *args, config=None, check_exit=None):
         (self.tree.root / "torchmigrate.toml").write_text(config or "")

@@ -80,7 +80,7 @@ class ProjectInTemp(unittest.TestCase):
         self.project = self.tree.root / "project"
         self.project.mkdir()
         git_init(self.project)
-        (self.project / "requirements.txt").write_text("torch>=2.7\n")  # a pinned range: safe fixes apply
+        (self.project / "requirements.txt").write_text("torch>=2.7,<2.8\n")  # a pinned range: safe fixes apply
 
 
 class HostileCacheDir(ProjectInTemp):
@@ -138,7 +138,7 @@ class CarriageReturnLines(unittest.TestCase):
     def setUp(self):
         self.tree = TempTree()
         self.addCleanup(self.tree.cleanup)
-        self.tree.write("requirements.txt", "torch>=2.7\n")  # a pinned range: safe fixes apply
+        self.tree.write("requirements.txt", "torch>=2.7,<2.8\n")  # a pinned range: safe fixes apply
 
     def test_cr_only_file_lints_and_fixes_like_lf(self):
         lf = self.tree.root / "lf" / "m.py"
@@ -245,7 +245,7 @@ class LinkedWrites(ProjectInTemp):
         super().setUp()
         self.target = self.tree.write("outside/victim.py", f"import torch\n{CALL}\n")
         (self.project / "link.py").symlink_to(self.target)
-        self.tree.write("outside/requirements.txt", "torch>=2.7\n")  # the target's own project pins torch
+        self.tree.write("outside/requirements.txt", "torch>=2.7,<2.8\n")  # the target's own project pins torch
 
     def test_add_noqa_does_not_write_through_a_link_out_of_the_project(self):
         result = run("check", "link.py", "--add-noqa", cwd=self.project, check_exit=1)

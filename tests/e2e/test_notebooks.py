@@ -59,7 +59,7 @@ class NotebookFixtures(unittest.TestCase):
         self.root = Path(tempfile.mkdtemp(prefix="torchmigrate-notebooks-"))
         self.addCleanup(shutil.rmtree, self.root, True)
         # A project that pins torch: without a pin, fixes that depend on the range are unsafe.
-        (self.root / "requirements.txt").write_text("torch>=2.7\n")
+        (self.root / "requirements.txt").write_text("torch>=2.7,<2.8\n")
 
     def copy(self, name):
         shutil.copy(NOTEBOOKS / name, self.root / name)
@@ -188,7 +188,7 @@ class NotebookInTheServer(unittest.TestCase):
         root = Path(tempfile.mkdtemp(prefix="torchmigrate-notebooks-")).resolve()
         self.addCleanup(shutil.rmtree, root, True)
         subprocess.run(["git", "init", "-q", str(root)], check=True)
-        (root / "requirements.txt").write_text("torch>=2.7\n")
+        (root / "requirements.txt").write_text("torch>=2.7,<2.8\n")
         for name in ("nb.ipynb", "fixed.ipynb"):
             shutil.copy(NOTEBOOKS / "several_cells.ipynb", root / name)
         run("check", "--isolated", "--no-cache", "--fix", "fixed.ipynb", cwd=root)

@@ -43,7 +43,7 @@ READ = {
     "Makefile": "TORCH_CUDA_ARCH_LIST := 6.1 7.0\n",
     "GNUmakefile": "TORCH_CUDA_ARCH_LIST := 6.1 7.0\n",
     "rules.mk": "TORCH_CUDA_ARCH_LIST := 6.1 7.0\n",
-    "requirements.txt": "torch>=2.7\nonnxscript==0.2.5\n",
+    "requirements.txt": "torch>=2.7,<2.8\nonnxscript==0.2.5\n",
     "requirements-dev.txt": "onnxscript==0.2.5\n",
     "constraints.txt": "onnxscript==0.2.5\n",
     ".github/workflows/ci.yml": "env:\n  " + ENV_ASSIGNMENT.replace("=", ": "),
@@ -127,7 +127,7 @@ class PreCommitHooks(unittest.TestCase):
         project = self.root / f"project-{self.count}"
         project.mkdir()
         git("init", "-q", cwd=project, env=self.env)
-        files = {"requirements.txt": "torch>=2.7\n", **files}  # a pinned range: safe fixes apply
+        files = {"requirements.txt": "torch>=2.7,<2.8\n", **files}  # a pinned range: safe fixes apply
         for relative, text in files.items():
             path = project / relative
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,7 @@ class ReleaseTrain(unittest.TestCase):
         return [(f["code"], f["severity"], f["message"]) for f in json.loads(result.stdout)]
 
     def test_target_version_is_part_of_the_cache_key(self):
-        self.tree.write("requirements.txt", "torch>=2.7\n")
+        self.tree.write("requirements.txt", "torch>=2.7,<2.8\n")
         self.tree.write("m.py", DYNAMO_EXPORT)
         cache = ["--cache-dir", str(self.tree.root / "cache")]
         at_28 = self.findings(*cache, ".")

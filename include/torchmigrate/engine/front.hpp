@@ -74,6 +74,8 @@ class LintEnvironment {
   const RuleSpec* unused_suppression_rule_ = nullptr;
   // Findings of these rules gain a note and, past a removal, the severity of an error.
   std::map<std::string, std::pair<std::string, bool>, std::less<>> standing_notes_;
+  // Changed defaults whose keep-old fix would change what the code does today, and why.
+  std::map<std::string, std::string, std::less<>> keep_old_caveats_;
 };
 
 // What a lint may bring besides the file: an editor's already parsed tree (Python only), a

@@ -5,6 +5,7 @@
 // language server all ask this; docs/configuration.md explains the model with examples.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "torchmigrate/engine/catalog.hpp"
@@ -28,6 +29,13 @@ RuleStanding standing_of(const RuleSpec& rule, TorchVersion min_torch, TorchVers
 // What decides the rule's applicability, in one sentence, for `torchmigrate rule CODE` and the
 // generated rule pages.
 std::string applicability_text(const RuleSpec& rule);
+
+// Why keeping a changed default's old value would change behaviour for this project, or "": a
+// keep-old fix keeps what the code does today only while no supported release has the new
+// default, i.e. while the project pins torch below `since`. Otherwise (no upper bound, or one at
+// or past `since`) the code may already run with the new default, and pinning the old one
+// changes it there.
+std::string keep_old_caveat(const RuleSpec& rule, const std::optional<TorchVersion>& max_torch);
 
 // What a finding's message gains from its standing: "" or "; ..." to append.
 std::string standing_note(const RuleSpec& rule, const RuleStanding& standing, TorchVersion min_torch);

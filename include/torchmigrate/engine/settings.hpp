@@ -36,8 +36,10 @@ struct Settings {
   RuleSelection selection;
   // The project's place on the release train (torch_range.hpp, rule_lifecycle.hpp): the oldest
   // and newest torch it supports (no newest: no upper bound pinned) and the release it upgrades to.
+  // Settings made without a project (tests, a buffer with no file) describe a project pinned to
+  // the catalog's base release and upgrading from it; a project's own pins replace both bounds.
   TorchVersion min_torch = default_min_torch();
-  std::optional<TorchVersion> max_torch;
+  std::optional<TorchVersion> max_torch = default_min_torch();
   TorchVersion target = default_target();
   // False when nothing pins torch and nothing configures `min-torch`: min_torch is then only the
   // catalog's base, not a fact about the project, so no fix that depends on the range is safe.

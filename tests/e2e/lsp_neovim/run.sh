@@ -12,6 +12,6 @@ here="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # A project that pins torch: without a pin the range is unknown and no fix is safe.
-printf 'torch>=2.7\n' > "$work/requirements.txt"
+printf 'torch>=2.7,<2.8\n' > "$work/requirements.txt"
 TORCHMIGRATE_BIN="$bin" LSP_E2E_DIR="$work" \
   nvim --headless -u NONE -i NONE -n -c "luafile $here/neovim_client.lua"

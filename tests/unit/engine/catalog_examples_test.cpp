@@ -57,7 +57,9 @@ struct Example {
     settings.selection.select.assign(codes.begin(), codes.end());
     settings.unsafe_fixes = unsafe;
     if (adopt_new) settings.policies["ALL"] = FixPolicy::AdoptNew;
-    // A project upgrading to the rule's own release, whose range crosses it.
+    // A project pinned to the release before the rule's and upgrading to the rule's own release.
+    settings.min_torch = rule.release.from;
+    settings.max_torch = rule.release.from;
     if (settings.target < rule.since_release) settings.target = rule.since_release;
     return settings;
   }

@@ -3,7 +3,9 @@
 // its target, the notes a finding gains, and the catalog's targets.
 #include <catch2/catch.hpp>
 
+#include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/linter.hpp"
 #include "torchmigrate/engine/rule_lifecycle.hpp"
 
 using namespace torchmigrate::engine;
@@ -90,4 +92,37 @@ TEST_CASE("the built-in catalog's targets and target-version values") {
   CHECK_THROWS_WITH(catalog.parse_target("2.7"), Catch::StartsWith("unknown target version `2.7`; expected 2.8"));
   CHECK_THROWS_WITH(catalog.parse_target("newest"), Catch::EndsWith("or latest"));
   for (TorchVersion target : catalog.targets()) CHECK(catalog.release().from < target);
+}
+
+TEST_CASE("keeping an old default is safe only while the project pins torch below the change") {
+  RuleSpec changed = rule_of(RuleKind::ChangedDefault, "2.8", nullptr, RuleImpact::SilentChange);
+  CHECK(keep_old_caveat(changed, TorchVersion{2, 7}).empty());
+  CHECK(keep_old_caveat(changed, std::nullopt) ==
+        "no upper bound below torch 2.8 is pinned, so the code may already run with its default");
+  CHECK(keep_old_caveat(changed, TorchVersion{2, 9}) ==
+        "the project supports torch 2.9, where the code already runs with the 2.8 default");
+  CHECK(keep_old_caveat(rule_of(RuleKind::Removed, "2.8"), std::nullopt).empty());
+}
+
+TEST_CASE("a keep-old fix becomes unsafe, and says why, once the range may include the new default") {
+  const char* source = "import torch\nep = torch.export.export(model, (x,))\n";
+  auto keep_old = [&](std::optional<TorchVersion> max) {
+    Settings settings;
+    settings.selection.select = {"TM201"};
+    settings.max_torch = max;
+    Linter linter(Catalog::builtin(), torchmigrate::checks::builtin_registry(), settings);
+    std::vector<torchmigrate::Diagnostic> found =
+        linter.lint(torchmigrate::SourceFile("m.py", source, torchmigrate::Language::Python));
+    REQUIRE(found.size() == 1);
+    REQUIRE_FALSE(found[0].fixes.empty());
+    return found[0].fixes.front();
+  };
+  torchmigrate::Fix pinned = keep_old(TorchVersion{2, 7});
+  CHECK(pinned.applicability == torchmigrate::Applicability::Safe);
+  CHECK(pinned.title == "Add `strict=True` to keep the 2.7 behaviour");
+  torchmigrate::Fix open = keep_old(std::nullopt);
+  CHECK(open.applicability == torchmigrate::Applicability::Unsafe);
+  CHECK(open.title ==
+        "Add `strict=True` to keep the 2.7 behaviour (no upper bound below torch 2.8 is pinned, so the "
+        "code may already run with its default)");
 }

@@ -261,10 +261,18 @@ std::string edit_changes(const std::string& edits, const std::string& uri = kUri
   return R"({"changes":{")" + uri + R"(":[)" + edits + "]}}";
 }
 
+// The buffers have no project on disk, so nothing pins torch below 2.8: keeping the old default
+// is an unsafe fix (the code may already run with the new one), and no fix-all applies it.
+const std::string kKeepOldCaveat =
+    "(no upper bound below torch 2.8 is pinned, so the code may already run with its default)";
+
 std::string keep_old_action(const std::string& uri = kUri) {
   return R"({"diagnostics":[)" + tm201(kTm201Range) + R"(],"edit":)" +
-         edit_changes(R"({"newText":", strict=True","range":{"end":{"character":43,"line":1},"start":{"character":43,"line":1}}})", uri) +
-         R"x(,"isPreferred":true,"kind":"quickfix","title":"Add `strict=True` to keep the 2.7 behaviour (TM201)"})x";
+         edit_changes(
+             R"({"newText":", strict=True","range":{"end":{"character":43,"line":1},"start":{"character":43,"line":1}}})",
+             uri) +
+         R"x(,"isPreferred":false,"kind":"quickfix","title":"Add `strict=True` to keep the 2.7 behaviour )x" +
+         kKeepOldCaveat + R"x( (TM201)"})x";
 }
 std::string adopt_new_action(const std::string& uri = kUri) {
   return R"({"diagnostics":[)" + tm201(kTm201Range) + R"(],"edit":)" +
@@ -279,10 +287,6 @@ std::string noqa_action(const std::string& uri = kUri) {
 const std::string kKeepOld = keep_old_action();
 const std::string kAdoptNew = adopt_new_action();
 const std::string kNoqa = noqa_action();
-const std::string kFixAll =
-    R"({"edit":)" +
-    edit_changes(R"({"newText":", strict=True","range":{"end":{"character":43,"line":1},"start":{"character":43,"line":1}}})") +
-    R"(,"kind":"source.fixAll.torchmigrate","title":"Fix all safely fixable torchmigrate findings"})";
 
 const std::string kAtCall = R"({"start":{"line":1,"character":20},"end":{"line":1,"character":20}})";
 
@@ -304,10 +308,10 @@ TEST_CASE("code actions: keep-old and adopt-new quick fixes, a noqa suppression 
   CHECK(run.output == framed({
                           kInitializeResult,
                           publish(tm201(kTm201Range), 1),
-                          result(2, "[" + kKeepOld + "," + kAdoptNew + "," + kNoqa + "," + kFixAll + "]"),
+                          result(2, "[" + kKeepOld + "," + kAdoptNew + "," + kNoqa + "]"),
                           result(3, "[" + kKeepOld + "," + kAdoptNew + "," + kNoqa + "]"),
-                          result(4, "[" + kFixAll + "]"),
-                          result(5, "[" + kFixAll + "]"),
+                          result(4, "[]"),
+                          result(5, "[]"),
                           result(6, "[]"),
                       }) + frame(kShutdownResult));
 }
@@ -326,9 +330,12 @@ TEST_CASE("code actions: versioned documentChanges for clients that support them
   auto versioned = [](const std::string& edit) {
     return R"({"documentChanges":[{"edits":[)" + edit + R"(],"textDocument":{"uri":"file:///project/model.py","version":7}}]})";
   };
-  std::string keep_old = R"({"diagnostics":[)" + diagnostic + R"(],"edit":)" +
-                         versioned(R"({"newText":", strict=True","range":{"end":{"character":27,"line":1},"start":{"character":27,"line":1}}})") +
-                         R"x(,"isPreferred":true,"kind":"quickfix","title":"Add `strict=True` to keep the 2.7 behaviour (TM201)"})x";
+  std::string keep_old =
+      R"({"diagnostics":[)" + diagnostic + R"(],"edit":)" +
+      versioned(
+          R"({"newText":", strict=True","range":{"end":{"character":27,"line":1},"start":{"character":27,"line":1}}})") +
+      R"x(,"isPreferred":false,"kind":"quickfix","title":"Add `strict=True` to keep the 2.7 behaviour )x" +
+      kKeepOldCaveat + R"x( (TM201)"})x";
   std::string adopt_new = R"({"diagnostics":[)" + diagnostic + R"(],"edit":)" +
                           versioned(R"({"newText":", strict=False","range":{"end":{"character":27,"line":1},"start":{"character":27,"line":1}}})") +
                           R"x(,"isPreferred":false,"kind":"quickfix","title":"Add `strict=False` to adopt the 2.8 default (TM201)"})x";
