@@ -102,8 +102,8 @@ void describe_projects(engine::Workspace& workspace, const std::vector<engine::D
   std::map<fs::path, size_t> index;
   for (const auto& [root, context] : projects_of_run(workspace, files, paths)) {
     index.emplace(root, report.projects.size());
-    report.projects.push_back({report_relative(root, report), context.range.span(),
-                               report_relative_source(context.min_torch_source, report), 0});
+    report.projects.push_back({report_relative(root, report), context.range->span(),
+                               report_relative_source(context.range->source, report), 0});
   }
   for (const engine::DiscoveredFile& file : files)
     ++report.projects[index.at(workspace.project_of(file)->root())].files;
@@ -124,7 +124,7 @@ std::string shown_source(const std::string& source) {
 
 // "supported torch 2.7-2.9 (from requirements.txt:1); target torch 2.8"
 std::string range_line(const engine::FileContext& context) {
-  engine::TorchRange range = context.range;
+  engine::TorchRange range = *context.range;
   range.source = shown_source(range.source);
   std::string line = range.describe();
   line += "; target torch " + context.linter->settings().target.str();
@@ -137,7 +137,7 @@ std::string summary_line(const std::map<fs::path, engine::FileContext>& by_root)
   std::map<std::string, size_t> ranges;  // span -> projects
   std::set<std::string> targets;
   for (const auto& [root, context] : by_root) {
-    ++ranges[context.range.span()];
+    ++ranges[context.range->span()];
     targets.insert(context.linter->settings().target.str());
   }
   std::string line = std::to_string(by_root.size()) + " projects, supported torch ";
@@ -159,8 +159,8 @@ void print_torch_ranges(engine::Workspace& workspace, const std::vector<engine::
   std::map<fs::path, engine::FileContext> by_root = projects_of_run(workspace, files, paths);
   std::set<std::string> notes, warnings;
   for (const auto& [root, context] : by_root) {
-    for (const std::string& note : context.range.notes) notes.insert(note);
-    for (const std::string& warning : context.range.warnings) warnings.insert(warning);
+    for (const std::string& note : context.range->notes) notes.insert(note);
+    for (const std::string& warning : context.range->warnings) warnings.insert(warning);
   }
   for (const std::string& warning : warnings) err << "torchmigrate: warning: " << warning << '\n';
   for (const std::string& note : notes) err << "torchmigrate: note: " << note << '\n';
@@ -194,10 +194,10 @@ void print_settings(engine::Workspace& workspace, const std::vector<std::string>
     out << "Settings for " << path << '\n'
         << "  project root: " << shown(context.project->root()) << '\n'
         << "  configuration: " << configuration_of(*context.config) << '\n'
-        << "  supported torch: " << context.range.span() << " (from " << shown_source(context.range.source)
-        << (context.range.inherited_from.empty() ? "" : ", inherited from " + shown(context.range.inherited_from))
+        << "  supported torch: " << context.range->span() << " (from " << shown_source(context.range->source)
+        << (context.range->inherited_from.empty() ? "" : ", inherited from " + shown(context.range->inherited_from))
         << ")\n"
-        << "  torch pins read: " << pin_files_of(context.range) << '\n'
+        << "  torch pins read: " << pin_files_of(*context.range) << '\n'
         << "  target torch: " << settings.target.str() << " ("
         << (context.target_source.empty() ? "default" : "from " + shown_source(context.target_source)) << ")\n"
         << "  policy: " << join(policies, "keep-old (default)") << '\n'

@@ -2,9 +2,7 @@
 #include "torchmigrate/engine/project.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <string_view>
 #include <system_error>
 
@@ -22,11 +20,9 @@ namespace {
 // table, or a setup.py that calls setup() from setuptools or distutils (an ordinary module that
 // happens to be named setup.py, like a trainer's `setup.py`, is none).
 bool defines_package(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  std::optional<std::string> read = read_file(file).text;
+  if (!read) return false;
+  const std::string& text = *read;
   if (file.filename() == "pyproject.toml") {
     static const std::regex table(R"((^|\n)\s*\[\s*(project|tool\.poetry|tool\.torchmigrate)\s*\])");
     return std::regex_search(text, table);

@@ -2,10 +2,8 @@
 #include "torchmigrate/engine/torch_range.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <string_view>
 #include <system_error>
 
@@ -63,6 +61,14 @@ std::optional<PinFileKind> environment_pin_kind(std::string_view name) {
   return std::nullopt;
 }
 
+// A cheap test before a regex: only a line that names torch (any case) can pin it.
+bool mentions_torch(std::string_view text) {
+  for (size_t at = text.find_first_of("tT"); at != std::string_view::npos; at = text.find_first_of("tT", at + 1)) {
+    if (text.size() - at >= 5 && lower(text.substr(at, 5)) == "torch") return true;
+  }
+  return false;
+}
+
 bool is_yaml(std::string_view name) { return name.ends_with(".yml") || name.ends_with(".yaml"); }
 
 // Folders whose YAML files define CI jobs (matrices, install steps).
@@ -102,14 +108,9 @@ std::string_view trim(std::string_view text) {
 }
 
 std::optional<std::string> read_text(const fs::path& file, std::vector<std::string>* notes) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    if (notes != nullptr) notes->push_back(display(file) + ": cannot be read; ignored");
-    return std::nullopt;
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  ReadResult read = read_file(file);
+  if (!read.text && notes != nullptr) notes->push_back(display(file) + ": cannot be read; ignored");
+  return std::move(read.text);
 }
 
 size_t line_of(std::string_view text, size_t offset) {
@@ -268,6 +269,10 @@ void read_tox(std::string_view text, PinCollector& pins) {
     size_t end = text.find('\n', offset);
     if (end == std::string_view::npos) end = text.size();
     std::string line(trim(text.substr(offset, end - offset)));
+    if (!mentions_torch(line)) {
+      offset = end + 1;
+      continue;
+    }
     line = std::regex_replace(line, deps_key, "");
     line = std::regex_replace(line, factor, "");
     if (line.starts_with("torch") || line.starts_with("Torch")) pins.add_line(text, offset, line);
@@ -311,7 +316,7 @@ void read_matrix(std::string_view text, PinCollector& pins) {
     if (list_indent != std::string::npos && indent != std::string::npos && line.compare(indent, 2, "- ") == 0 &&
         indent >= list_indent) {
       values_of(std::string_view(line).substr(indent + 2), offset);
-    } else if (std::regex_match(line, match, key)) {
+    } else if (mentions_torch(line) && std::regex_match(line, match, key)) {
       std::string value = match[2].str();
       list_indent = std::string::npos;
       if (trim(value).empty()) {
@@ -368,6 +373,8 @@ std::optional<TorchPin> read_one(const fs::path& file, PinFileKind kind, std::ve
   if (referenced != nullptr && kind != PinFileKind::Pyproject && kind != PinFileKind::SetupCfg &&
       kind != PinFileKind::SetupPy) {
     // Comments say nothing: a `# -r old.txt` or `# see -c` note is no include.
+    // `--requirement` and `--constraint` contain these too.
+    if (text->find("-r") == std::string::npos && text->find("-c") == std::string::npos) return pins.take();
     std::string code;
     for (const buildfiles::LogicalLine& line : buildfiles::logical_lines(*text, format_of(kind)))
       code += line.text + '\n';
@@ -527,9 +534,10 @@ TorchRange combine_pins(const std::vector<TorchPin>& pins) {
   if (lowest == nullptr && lowest_high == nullptr) return range;
   range.max_torch = lowest_high != nullptr ? lowest_high->highest : std::nullopt;
   if (highest_low != nullptr && lowest_high != nullptr && *lowest_high->highest < *highest_low->lowest) {
-    range.warnings.push_back("conflicting torch pins: " + highest_low->source + " (" + describe_pin(*highest_low) +
-                             ") and " + lowest_high->source + " (" + describe_pin(*lowest_high) +
-                             ") admit no release together; using the widest range");
+    range.warnings.push_back(
+        "conflicting torch pins: " + highest_low->source + " (" + describe_pin(*highest_low) + ") and " +
+        lowest_high->source + " (" + describe_pin(*lowest_high) +
+        ") admit no release together; using the widest range (correct the pins, or set `min-torch`)");
     range.max_torch = all_bounded_above ? highest_high->highest : std::nullopt;
   }
   if (lowest != nullptr) {

@@ -83,6 +83,7 @@ void Workspace::set_compile_database_dir(std::string directory) {
   std::lock_guard lock(mutex_);
   compile_database_dir_ = std::move(directory);
   linters_.clear();
+  ranges_.clear();
   directory_contexts_.clear();
 }
 
@@ -121,18 +122,19 @@ FileContext Workspace::context_for(const fs::path& path, bool plain) {
   std::vector<std::string> ignored = context.config->ignored_for(path);
   std::string key = (context.config->source ? context.config->source->string() : std::string()) + '\n' +
                     context.project->root().string() + '\n';
+  std::shared_ptr<const TorchRange>& range = ranges_[key];
+  if (!range) range = std::make_shared<const TorchRange>(effective_range(*context.config, *context.project));
+  context.range = range;
   for (const std::string& code : ignored) key += code + ',';
-  context.range = effective_range(*context.config, *context.project);
-  context.min_torch_source = context.range.source;
   context.target_source = context.config->target_source;
   auto it = linters_.find(key);
   if (it == linters_.end()) {
     Settings settings = context.config->settings;
     settings.selection.file_ignore = ignored;
-    settings.min_torch = context.range.min_torch;
-    settings.max_torch = context.range.max_torch;
-    settings.torch_range_known = context.range.pinned();
-    settings.target = target_for(*context.config, context.range);
+    settings.min_torch = range->min_torch;
+    settings.max_torch = range->max_torch;
+    settings.torch_range_known = range->pinned();
+    settings.target = target_for(*context.config, *range);
     settings.project = context.project;
     settings.compile_database_dir = compile_database_dir_;
     it = linters_.emplace(key, std::make_unique<Linter>(catalog_, registry_, std::move(settings))).first;

@@ -28,9 +28,9 @@ struct FileContext {
   const ResolvedConfig* config = nullptr;
   std::shared_ptr<const Project> project;
   const Linter* linter = nullptr;
-  std::string min_torch_source;  // "--min-torch", the config file, a pin file, or "default"
-  // The project's range as this file is checked: its pins, or a configured min-torch.
-  TorchRange range;
+  // The project's range as this file is checked: its pins, or a configured min-torch. Shared by
+  // every file of the project: a range holds the list of files it was read from.
+  std::shared_ptr<const TorchRange> range;
   std::string target_source;  // "--target-version", the config file, or "" (the default)
 };
 
@@ -86,6 +86,7 @@ class Workspace {
   std::recursive_mutex mutex_;
   GitIgnore gitignore_;
   std::map<std::string, std::unique_ptr<Linter>> linters_;  // by config path + project + ignored codes
+  std::map<std::string, std::shared_ptr<const TorchRange>> ranges_;  // by config path + project
   // config_for of a directory, by its path's string (a path object per entry costs its components)
   std::unordered_map<std::string, const ResolvedConfig*> directory_configs_;
   std::string last_config_directory_;  // the last directory config_of_existing answered for

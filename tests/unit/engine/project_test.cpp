@@ -65,13 +65,13 @@ TEST_CASE("A project without torch pins inherits the range of the project around
   fs::path root = fs::canonical(tree.root());
   FileContext inner = workspace.context_for(root / "pkg" / "pkg" / "m.py");
   CHECK(inner.project->root() == root / "pkg");
-  CHECK(inner.range.span() == "2.1-2.8");
-  CHECK(inner.range.inherited_from == root.string());
-  CHECK(inner.range.describe().ends_with("requirements.txt:1, inherited)"));
+  CHECK(inner.range->span() == "2.1-2.8");
+  CHECK(inner.range->inherited_from == root.string());
+  CHECK(inner.range->describe().ends_with("requirements.txt:1, inherited)"));
   CHECK(inner.linter->settings().max_torch == TorchVersion{2, 8});
   FileContext own = workspace.context_for(root / "pinned" / "m.py");
-  CHECK(own.range.span() == ">= 2.6");
-  CHECK(own.range.inherited_from.empty());
+  CHECK(own.range->span() == ">= 2.6");
+  CHECK(own.range->inherited_from.empty());
 }
 
 TEST_CASE("Outside any repository the run's common directory is the one project") {
