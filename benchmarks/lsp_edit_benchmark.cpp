@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 #include "torchmigrate/lsp/server.hpp"
 
 using namespace torchmigrate;

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/prefilter.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/lint/prefilter.hpp"
 
 using namespace torchmigrate::engine;
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# torchmigrate compiles against libgit2's headers but does not link it: src/engine/libgit2_api.cpp
+# torchmigrate compiles against libgit2's headers but does not link it: src/engine/workspace/libgit2_api.cpp
 # loads it with dlopen the first time a run asks git a question (.gitignore, globs); see
 # docs/architecture.md. The library found at configure time gives the first names to try and the
 # package to name when it is missing. Sets TORCHMIGRATE_LIBGIT2_PATH (the file), _SONAME_PATH (its
@@ -29,5 +29,5 @@ if(_libgit2_soname MATCHES "^libgit2[.]so[.]([0-9.]+)$")
 endif()
 message(STATUS "libgit2 at run time: ${_libgit2_soname} (${TORCHMIGRATE_LIBGIT2_PATH}), from ${TORCHMIGRATE_LIBGIT2_PACKAGE}")
 set_source_files_properties(
-  "${CMAKE_SOURCE_DIR}/src/engine/libgit2_api.cpp" PROPERTIES COMPILE_DEFINITIONS
+  "${CMAKE_SOURCE_DIR}/src/engine/workspace/libgit2_api.cpp" PROPERTIES COMPILE_DEFINITIONS
   "TORCHMIGRATE_LIBGIT2_SONAME=\"${_libgit2_soname}\";TORCHMIGRATE_LIBGIT2_PATH=\"${TORCHMIGRATE_LIBGIT2_PATH}\";TORCHMIGRATE_LIBGIT2_PACKAGE=\"${TORCHMIGRATE_LIBGIT2_PACKAGE}\"")

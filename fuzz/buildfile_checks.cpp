@@ -5,7 +5,7 @@
 
 #include "buildfile_checks.hpp"
 #include "lint_support.hpp"
-#include "torchmigrate/engine/discovery.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
 
 using namespace torchmigrate;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The TOML configuration loader (src/engine/config.cpp): the first byte picks the file name
+// The TOML configuration loader (src/engine/workspace/config.cpp): the first byte picks the file name
 // (torchmigrate.toml, .torchmigrate.toml or pyproject.toml), the rest is the file. Any input
 // either resolves to a configuration or is refused with a ConfigError (exit 2 in the CLI);
 // every other exception, or a crash, is a bug. A resolved configuration is then queried the way
@@ -8,8 +8,8 @@
 
 #include "fuzz_target.hpp"
 #include "scratch_dir.hpp"
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/config.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/workspace/config.hpp"
 
 using namespace torchmigrate;
 

@@ -7,9 +7,9 @@
 
 #include "fuzz_target.hpp"
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/file_io.hpp"
-#include "torchmigrate/engine/fixer.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/workspace/file_io.hpp"
+#include "torchmigrate/engine/lint/fixer.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 
 namespace torchmigrate::fuzz {
 

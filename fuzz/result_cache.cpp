@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The result cache reader (src/engine/result_cache.cpp). The input is a mode byte, the checked
+// The result cache reader (src/engine/run/result_cache.cpp). The input is a mode byte, the checked
 // file's text, a NUL byte, then what the cache file holds:
 //   - mode with low bit 0: the file's bytes as stored, header line included (almost always
 //     refused by the checksum: the header and file parser are the target);
@@ -15,9 +15,9 @@
 
 #include "fuzz_target.hpp"
 #include "scratch_dir.hpp"
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/content_hash.hpp"
-#include "torchmigrate/engine/result_cache.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/run/content_hash.hpp"
+#include "torchmigrate/engine/run/result_cache.hpp"
 
 using namespace torchmigrate;
 
@@ -42,7 +42,7 @@ const Template& file_template() {
   static const Template made = [] {
     std::string problem;
     std::optional<engine::ResultCache> cache =
-        engine::ResultCache::open(fuzz::scratch_dir() / "cache", std::nullopt, problem);
+        engine::ResultCache::open(engine::Catalog::builtin(), fuzz::scratch_dir() / "cache", std::nullopt, problem);
     FUZZ_REQUIRE(cache.has_value());
     const std::string key = engine::ResultCache::key(kPath, "", engine::Settings{});
     cache->store(key, kPath, engine::Settings{}, {});
@@ -96,7 +96,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::write_file(path, bytes);
 
   std::string problem;
-  const std::optional<engine::ResultCache> cache = engine::ResultCache::open(file.directory, std::nullopt, problem);
+  const std::optional<engine::ResultCache> cache = engine::ResultCache::open(engine::Catalog::builtin(), file.directory, std::nullopt, problem);
   FUZZ_REQUIRE(cache.has_value());
   const std::optional<std::vector<Diagnostic>> loaded = cache->load(key, kPath, settings, text);
   if (loaded) {

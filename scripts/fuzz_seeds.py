@@ -106,7 +106,7 @@ def lsp_transcript(text):
 
 def cache_findings(findings):
     """Findings as the cache file encodes them: little-endian u32 counts and offsets, u8 enums,
-    strings as a u32 length and the bytes (src/engine/result_cache.cpp)."""
+    strings as a u32 length and the bytes (src/engine/run/result_cache.cpp)."""
     def u32(value):
         return value.to_bytes(4, "little")
 

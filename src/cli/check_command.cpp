@@ -16,6 +16,7 @@
 
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/cli/check_output.hpp"
+#include "torchmigrate/cli/check_run.hpp"
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/cli/kept_until_exit.hpp"
 #include "torchmigrate/cli/phase_times.hpp"
@@ -25,17 +26,17 @@
 #include "torchmigrate/cli/shard.hpp"
 #include "torchmigrate/cli/shard_result.hpp"
 #include "torchmigrate/cli/stdin_input.hpp"
-#include "torchmigrate/engine/add_noqa.hpp"
-#include "torchmigrate/engine/baseline.hpp"
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/file_io.hpp"
-#include "torchmigrate/engine/linter.hpp"
-#include "torchmigrate/engine/parallel.hpp"
-#include "torchmigrate/engine/result_cache.hpp"
-#include "torchmigrate/engine/session.hpp"
-#include "torchmigrate/engine/torch_range.hpp"
-#include "torchmigrate/engine/workspace.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/lint/add_noqa.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
+#include "torchmigrate/engine/run/baseline.hpp"
+#include "torchmigrate/engine/run/parallel.hpp"
+#include "torchmigrate/engine/run/result_cache.hpp"
+#include "torchmigrate/engine/run/session.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/workspace/file_io.hpp"
+#include "torchmigrate/engine/workspace/torch_range.hpp"
+#include "torchmigrate/engine/workspace/workspace.hpp"
 #include "torchmigrate/output/report.hpp"
 #include "torchmigrate/output/unified_diff.hpp"
 
@@ -112,8 +113,6 @@ engine::CliOverrides overrides_from(const CheckOptions& options, const engine::C
 
 }  // namespace
 
-int run_check_in(const CheckOptions& options, engine::Workspace& workspace);
-
 namespace {
 
 // A list option takes one value per occurrence, split at commas, and may be repeated: CLI11's
@@ -126,7 +125,10 @@ CLI::Option* add_list_option(CLI::App& command, const std::string& name, std::ve
 
 }  // namespace
 
-void add_check_options(CLI::App& command, CheckOptions& options) {
+namespace {
+
+// What to check and which rules and fixes apply.
+void add_selection_options(CLI::App& command, CheckOptions& options) {
   command.add_option("PATH", options.paths, "Files or directories to check (default: .); `-` reads standard input");
   command.add_option("--stdin-filename", options.stdin_filename,
                      "The path of the file read from standard input: its settings, project and name in the report")
@@ -169,6 +171,10 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_flag("--follow-links", options.follow_links,
                    "Let --fix and --add-noqa write through a symbolic link named on the command line to a file "
                    "outside the project");
+}
+
+// How the run goes and what it prints.
+void add_run_options(CLI::App& command, CheckOptions& options) {
   command.add_option("--cache-dir", options.cache_dir,
                      "Cache findings per file here (default: the configuration's cache-dir; none without it)")
       ->envname("TORCHMIGRATE_CACHE_DIR");
@@ -208,8 +214,47 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                    "Print each path's resolved context (project, torch range, configuration, rules) and exit");
 }
 
-int run_check(const CheckOptions& options) {
-  const engine::Catalog& catalog = engine::Catalog::builtin();
+}  // namespace
+
+void add_check_options(CLI::App& command, CheckOptions& options) {
+  add_selection_options(command, options);
+  add_run_options(command, options);
+}
+
+namespace {
+
+// Flags that cannot go together, or values that cannot be read: the message, or "".
+std::string usage_error(const CheckOptions& options) {
+  // --add-noqa writes suppressions instead of fixes: it would silently ignore these (and --diff
+  // promises to write nothing).
+  for (auto [set, flag] : {std::pair{options.diff, "--diff"}, {options.fix, "--fix"}, {options.fix_only, "--fix-only"}}) {
+    if (options.add_noqa && set) {
+      return std::string("--add-noqa cannot be combined with ") + flag +
+             "; run the fixes first, then --add-noqa for what remains";
+    }
+  }
+  if (!options.config_path.empty() && options.isolated) return "--config and --isolated cannot be combined";
+  if (options.add_noqa && (!options.baseline.empty() || !options.write_baseline.empty())) {
+    return "--add-noqa suppresses every current finding, so a baseline has nothing to do; use one or the other";
+  }
+  if (std::string error = stdin_usage_error(options); !error.empty()) return error;
+  if (!options.shard.empty()) {
+    try {
+      parse_shard(options.shard);
+    } catch (const std::invalid_argument& error) {
+      return error.what();
+    }
+  }
+  if (options.fix_only && options.statistics) {
+    return "--fix-only reports no findings for --statistics to count; use --fix --statistics to count what "
+           "remains, or --fix-only --show-fixes to list what was fixed";
+  }
+  return "";
+}
+
+}  // namespace
+
+int run_check(const CheckOptions& options, const engine::Catalog& catalog) {
   engine::CliOverrides overrides;
   try {
     overrides = overrides_from(options, catalog);
@@ -217,43 +262,12 @@ int run_check(const CheckOptions& options) {
     std::cerr << "torchmigrate: error: " << error.what() << '\n';
     return kExitUsage;
   }
-  // --add-noqa writes suppressions instead of fixes: it would silently ignore these (and --diff
-  // promises to write nothing).
-  for (auto [set, flag] : {std::pair{options.diff, "--diff"}, {options.fix, "--fix"}, {options.fix_only, "--fix-only"}}) {
-    if (options.add_noqa && set) {
-      std::cerr << "torchmigrate: error: --add-noqa cannot be combined with " << flag
-                << "; run the fixes first, then --add-noqa for what remains\n";
-      return kExitUsage;
-    }
-  }
-  if (!options.config_path.empty() && options.isolated) {
-    std::cerr << "torchmigrate: error: --config and --isolated cannot be combined\n";
-    return kExitUsage;
-  }
-  if (options.add_noqa && (!options.baseline.empty() || !options.write_baseline.empty())) {
-    std::cerr << "torchmigrate: error: --add-noqa suppresses every current finding, so a baseline has nothing "
-                 "to do; use one or the other\n";
-    return kExitUsage;
-  }
-  if (std::string error = stdin_usage_error(options); !error.empty()) {
+  if (std::string error = usage_error(options); !error.empty()) {
     std::cerr << "torchmigrate: error: " << error << '\n';
     return kExitUsage;
   }
   for (const std::string& path : ignored_for_stdin(options)) {
     std::cerr << "torchmigrate: warning: ignoring `" << path << "` in favour of standard input (--stdin-filename)\n";
-  }
-  if (!options.shard.empty()) {
-    try {
-      parse_shard(options.shard);
-    } catch (const std::invalid_argument& error) {
-      std::cerr << "torchmigrate: error: " << error.what() << '\n';
-      return kExitUsage;
-    }
-  }
-  if (options.fix_only && options.statistics) {
-    std::cerr << "torchmigrate: error: --fix-only reports no findings for --statistics to count; use --fix "
-                 "--statistics to count what remains, or --fix-only --show-fixes to list what was fixed\n";
-    return kExitUsage;
   }
   std::optional<std::filesystem::path> config_path;
   if (!options.config_path.empty()) config_path = options.config_path;
@@ -265,309 +279,6 @@ int run_check(const CheckOptions& options) {
     std::cerr << "torchmigrate: error: " << error.what() << '\n';
     return kExitUsage;
   }
-}
-
-int run_check_in(const CheckOptions& options, engine::Workspace& workspace) {
-  const engine::Catalog& catalog = workspace.catalog();
-  const bool from_stdin = reads_stdin(options);
-  // The named paths are not copied: a pre-commit run names thousands of files.
-  std::vector<std::string> implied;
-  if (from_stdin) {
-    implied = {stdin_display_path(options)};
-  } else if (options.paths.empty()) {
-    implied = {"."};
-  }
-  const std::vector<std::string>& paths = implied.empty() ? options.paths : implied;
-  workspace.set_run_paths(paths);
-  if (options.show_settings) {
-    workspace.set_compile_database_dir(options.compile_database_dir);
-    print_settings(workspace, paths, std::cout);
-    return kExitClean;
-  }
-  // The configuration of the first path also chooses the report format when no flag does.
-  const engine::ResolvedConfig& first_config = workspace.config_for(paths.front());
-  std::string format_name = !options.output_format.empty() ? options.output_format
-                            : first_config.output_format     ? *first_config.output_format
-                                                             : std::string("concise");
-  if (options.statistics && statistics_format_refused(format_name, std::cerr)) return kExitUsage;
-
-  // Opened before the run, so an unwritable path fails fast instead of after the work.
-  std::ofstream output_file;
-  if (!options.output_file.empty()) {
-    std::string error = open_output_file(options.output_file, output_file);
-    if (!error.empty()) {
-      std::cerr << "torchmigrate: error: " << error << '\n';
-      return kExitUsage;
-    }
-  }
-  // Fixing standard input prints the fixed text on stdout, so the report goes to stderr.
-  const bool fixed_text_to_stdout = from_stdin && (options.fix || options.fix_only) && !options.diff;
-  std::ostream& out = !options.output_file.empty() ? output_file : fixed_text_to_stdout ? std::cerr : std::cout;
-  PhaseTimes phases;
-  size_t checked_files = 0;
-  unsigned jobs = options.jobs == 0 ? engine::default_jobs() : options.jobs;
-  auto finish = [&](int exit_code) {
-    out.flush();
-    if (options.verbose) {
-      phases.end("report");
-      phases.print(std::cerr, checked_files, jobs);
-    }
-    return close_output_file(options.output_file, output_file, exit_code);
-  };
-
-  engine::FixMode mode = options.diff                      ? engine::FixMode::Diff
-                         : options.fix || options.fix_only ? engine::FixMode::Apply
-                                                           : engine::FixMode::Report;
-  if (options.add_noqa) mode = engine::FixMode::Report;
-  // A plain report checks files while the walk still finds them. Fixes wait for the whole walk,
-  // so that a bad configuration anywhere stops the run before a file is written; a shard needs
-  // the whole list to take its share; with one job the walking thread is the only worker anyway.
-  const bool streamed = !from_stdin && options.shard.empty() && !options.show_files && !options.add_noqa &&
-                        mode == engine::FixMode::Report && jobs > 1;
-  // Baselines fingerprint a finding by its enclosing def or class, --add-noqa edits the file and a
-  // shard's JSON carries whole texts: only a plain report can do with the lines it shows.
-  const bool whole_texts = mode != engine::FixMode::Report || options.add_noqa || !options.baseline.empty() ||
-                           !options.write_baseline.empty() ||
-                           (!options.shard.empty() && format_name == "json" && !options.statistics);
-  const engine::TextKept kept = whole_texts ? engine::TextKept::Whole : engine::TextKept::ShownLines;
-  workspace.set_compile_database_dir(options.compile_database_dir);
-  // The cache serves report runs only: fixing always works on fresh findings.
-  std::optional<engine::ResultCache>& cache = kept_until_exit<std::optional<engine::ResultCache>>();
-  if (!options.no_cache && !options.show_files && mode == engine::FixMode::Report) {
-    cache = engine::open_result_cache(options.cache_dir, first_config, std::cerr);
-  }
-  std::optional<ProgressLine> progress_line;
-  const bool show_progress = !options.quiet && !options.silent;
-  auto file_done = [&](const engine::FileOutcome& outcome) { progress_line->file_done(outcome.diagnostics.size()); };
-
-  engine::Discovery& discovery = kept_until_exit<engine::Discovery>();
-  // Projects list their files from this run's walk while it lasts (declared after `discovery`,
-  // so forgotten before that is gone); a sharded run keeps only its share, so it walks anew.
-  class WalkAdoption {
-   public:
-    explicit WalkAdoption(engine::Workspace& workspace) : workspace_(workspace) {}
-    ~WalkAdoption() { workspace_.forget_walk(); }
-    WalkAdoption(const WalkAdoption&) = delete;
-    WalkAdoption& operator=(const WalkAdoption&) = delete;
-
-   private:
-    engine::Workspace& workspace_;
-  };
-  // Declared before `adoption`: when the walk throws, the walk is forgotten first, which wakes
-  // the workers that wait for it (a project's facts wait for the walk's file list), and then
-  // they are joined.
-  std::optional<engine::StreamedSession> session;
-  const engine::StreamedSession::LinterFor linter_for =
-      [&](const engine::DiscoveredFile& file) -> const engine::Linter& { return workspace.linter_for(file); };
-  std::optional<WalkAdoption> adoption;
-  std::string stdin_bytes;
-  if (from_stdin) {
-    stdin_bytes.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    if (auto file = stdin_file(options, workspace, stdin_bytes)) discovery.files.push_back(std::move(*file));
-  } else {
-    engine::DiscoveryFilter filter = workspace.filter(options.force_exclude);
-    if (streamed) {
-      progress_line.emplace(std::cerr, show_progress);  // drawn once the walk's notes are out
-      workspace.begin_walk();
-      adoption.emplace(workspace);  // a walk that throws must still wake whoever waits for it
-      session.emplace(jobs, cache ? &*cache : nullptr, file_done, kept);
-      // Each file's linter is resolved on the walking thread: a bad configuration stops the walk.
-      filter.found = [&](const engine::DiscoveredFile& file, std::string_view real_path) {
-        session->add(file, real_path, linter_for);
-      };
-    }
-    discovery = engine::discover(paths, first_config.build_extensions, &filter);
-    if (options.shard.empty()) {
-      workspace.adopt_walk(paths, discovery.files);
-      // In place: a temporary's destructor would forget the walk at once.
-      if (!adoption) adoption.emplace(workspace);
-    }
-  }
-  for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
-  for (const std::string& note : discovery.notes) std::cerr << "torchmigrate: note: " << note << '\n';
-  if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
-  // A shard's JSON carries what `merge` needs, which depends on the whole run's file list.
-  std::optional<ShardRun> shard_run;
-  if (!options.shard.empty()) {
-    Shard shard = parse_shard(options.shard);
-    if (format_name == "json" && !options.statistics) shard_run = start_shard_run(options, shard, discovery.files);
-    discovery.files = files_of_shard(discovery.files, shard);
-  }
-  checked_files = discovery.files.size();
-  phases.end(streamed ? "discovery (checking meanwhile)" : "discovery");
-  if (options.show_files) {
-    for (const engine::DiscoveredFile& file : discovery.files) out << file.path << '\n';
-    return finish(discovery.errors.empty() ? kExitClean : kExitUsage);
-  }
-
-  bool machine_readable = format_name != "concise" && format_name != "full";
-  // Build every linter up front: a bad configuration fails before any file is touched (a
-  // streamed report's walk built them as it went).
-  std::vector<const engine::Linter*> linters;
-  if (!streamed) {
-    linters.reserve(discovery.files.size());
-    for (const engine::DiscoveredFile& file : discovery.files) linters.push_back(&workspace.linter_for(file));
-  }
-  ContextLines context_lines = machine_readable || options.quiet || options.silent ? ContextLines::NotesOnly
-                               : options.verbose                                     ? ContextLines::Verbose
-                                                                                     : ContextLines::Normal;
-  print_torch_ranges(workspace, discovery.files, paths, context_lines, std::cerr);
-  phases.end("settings");
-  const engine::Linter& first_linter = workspace.linter_for(paths.front());
-
-  std::vector<engine::FileOutcome>& outcomes = kept_until_exit<std::vector<engine::FileOutcome>>();
-  if (streamed) {
-    progress_line->start(discovery.files.size());
-    outcomes = session->finish(discovery.files, linter_for);
-  } else {
-    progress_line.emplace(std::cerr, discovery.files.size(), show_progress);
-    outcomes = engine::run_session(linters, discovery.files, mode, jobs, cache ? &*cache : nullptr,
-                                   options.follow_links, file_done, kept);
-  }
-  progress_line->finish();
-  // One write for the whole run, before any early return below.
-  if (cache) cache->save();
-  phases.end("checking");
-  if (fixed_text_to_stdout) {
-    // An excluded or unreadable input comes back as it went in.
-    bool fixed = !outcomes.empty() && outcomes.front().changed();
-    std::cout << (fixed ? outcomes.front().rewrite->fixed : stdin_bytes) << std::flush;
-  }
-
-  if (options.add_noqa) return finish(add_noqa_to_files(outcomes, discovery.files, std::cerr, options.follow_links));
-
-  engine::PathRoots roots = report_roots(options.project_root, paths.front());
-  if (!options.write_baseline.empty()) {
-    std::vector<std::pair<const SourceFile*, std::vector<Diagnostic>>> findings;
-    size_t count = 0;
-    for (const engine::FileOutcome& outcome : outcomes) {
-      if (outcome.diagnostics.empty()) continue;
-      std::vector<Diagnostic> kept;
-      for (const Diagnostic& diagnostic : outcome.diagnostics) {
-        if (!engine::is_file_problem(diagnostic) && engine::baselinable(diagnostic.code)) kept.push_back(diagnostic);
-      }
-      count += kept.size();
-      findings.emplace_back(outcome.source.get(), std::move(kept));
-    }
-    try {
-      engine::Baseline::write(options.write_baseline, findings, roots);
-    } catch (const engine::BaselineError& error) {
-      std::cerr << "torchmigrate: error: " << error.what() << '\n';
-      return kExitUsage;
-    }
-    std::cerr << "torchmigrate: wrote " << count << " finding" << (count == 1 ? "" : "s") << " to the baseline "
-              << options.write_baseline << " (findings that break on " << engine::builtin_release_names().to
-              << " are never baselined)\n";
-    // Like --add-noqa, recording the findings is the run's result: no report, and exit 0 unless
-    // a file could not be read (its findings are missing from the baseline).
-    bool failed = print_file_problems(outcomes, std::cerr);
-    return finish(failed && !options.exit_zero ? kExitFindings : kExitClean);
-  }
-  output::BaselineProgress progress;
-  std::vector<std::vector<bool>> new_since;
-  if (!options.baseline.empty() && options.baseline_progress) {
-    try {
-      engine::Baseline baseline = engine::Baseline::load(options.baseline, roots);
-      progress = measure_progress(baseline, outcomes, new_since);
-      progress.path = options.baseline;
-    } catch (const engine::BaselineError& error) {
-      std::cerr << "torchmigrate: error: " << error.what() << '\n';
-      return kExitUsage;
-    }
-  } else if (!options.baseline.empty()) {
-    try {
-      engine::Baseline baseline = engine::Baseline::load(options.baseline, roots);
-      size_t hidden = 0, baselinable = 0;
-      for (engine::FileOutcome& outcome : outcomes) {
-        if (outcome.diagnostics.empty()) continue;
-        hidden += baseline.filter(*outcome.source, outcome.diagnostics);
-        for (const Diagnostic& diagnostic : outcome.diagnostics) baselinable += engine::baselinable(diagnostic.code);
-      }
-      if (!machine_readable && !options.quiet && !options.silent && hidden > 0) {
-        std::cerr << "torchmigrate: " << hidden << " finding" << (hidden == 1 ? "" : "s") << " hidden by the baseline "
-                  << options.baseline << '\n';
-      }
-      // Findings the baseline could have hidden, and it hid none: written for another root or
-      // repository, or entirely stale. Said even beside machine-readable reports.
-      if (hidden == 0 && baselinable > 0 && baseline.size() > 0) {
-        std::cerr << "torchmigrate: warning: none of the " << baseline.size() << " findings recorded in the baseline "
-                  << options.baseline << " matched; its paths are relative to " << roots.root.string()
-                  << " (change it with --project-root), or it is out of date (--write-baseline)\n";
-      }
-    } catch (const engine::BaselineError& error) {
-      std::cerr << "torchmigrate: error: " << error.what() << '\n';
-      return kExitUsage;
-    }
-  }
-
-  if (mode == engine::FixMode::Diff) {
-    size_t would_fix = 0;
-    for (const engine::FileOutcome& outcome : outcomes) {
-      if (!outcome.changed()) continue;
-      would_fix += outcome.applied.size();
-      output::write_unified_diff(outcome.source->path(), outcome.rewrite->original, outcome.rewrite->fixed, out);
-    }
-    print_file_problems(outcomes, std::cerr);
-    std::cerr << (would_fix == 0 ? std::string("No errors would be fixed")
-                                 : "Would fix " + std::to_string(would_fix) + " error" + (would_fix == 1 ? "" : "s"))
-              << ".\n";
-    return finish(would_fix > 0 && !options.exit_zero ? kExitFindings : kExitClean);
-  }
-
-  // The fix list is text: it goes with a text report, and to stderr beside a machine-readable one.
-  bool text_report = !machine_readable && !options.statistics;
-  std::ostream& fix_list_out = text_report ? out : std::cerr;
-  if (options.show_fixes) print_fix_list(outcomes, catalog, fix_list_out);
-
-  if (options.fix_only) {
-    bool failed = print_file_problems(outcomes, std::cerr);
-    size_t fixed = 0;
-    for (const engine::FileOutcome& outcome : outcomes) fixed += outcome.applied.size();
-    if (!options.show_fixes) {
-      fix_list_out << (fixed == 0 ? std::string("No errors fixed")
-                                  : "Fixed " + std::to_string(fixed) + " error" + (fixed == 1 ? "" : "s"))
-                   << ".\n";
-    }
-    // Remaining findings do not fail --fix-only; a file that could not be fixed does.
-    failed = failed || (options.exit_non_zero_on_fix && fixed > 0);
-    return finish(failed && !options.exit_zero ? kExitFindings : kExitClean);
-  }
-
-  output::Report& report = kept_until_exit<output::Report>();
-  report.catalog = &catalog;
-  report.settings = &first_linter.settings();
-  report.fix_mode = mode == engine::FixMode::Apply;
-  report.root = roots.root.string();
-  report.base = roots.base.string();
-  size_t remaining = 0;
-  for (size_t i = 0; i < outcomes.size(); ++i) {
-    engine::FileOutcome& outcome = outcomes[i];
-    report.fixed += static_cast<int>(outcome.applied.size());
-    remaining += outcome.diagnostics.size();
-    if (outcome.diagnostics.empty()) continue;
-    const engine::Settings& settings = workspace.linter_for(outcome.source->path()).settings();
-    report.files.push_back({outcome.source, std::move(outcome.diagnostics), &settings});
-    if (i < new_since.size()) report.files.back().new_since = std::move(new_since[i]);
-  }
-  report.files_checked = discovery.files.size();
-  if (!progress.path.empty()) report.progress = &progress;
-  // The formats that show the headline name the projects and their torch ranges.
-  if (format_name == "html" || format_name == "markdown" || shard_run) {
-    describe_projects(workspace, discovery.files, paths, report);
-  }
-  report.summary = !options.quiet;
-  report.color = use_color(options.color, options.output_file.empty());
-  // --silent: the findings are only counted, for the exit code (a report file is still written).
-  if (!options.silent || !options.output_file.empty()) {
-    if (shard_run) {
-      write_shard_json(report, *shard_run, out);
-    } else {
-      write_report(format_name, options.statistics, report, out);
-    }
-  }
-  // As in Ruff, --exit-zero wins over --exit-non-zero-on-fix.
-  bool failed = remaining > 0 || (options.exit_non_zero_on_fix && report.fixed > 0);
-  return finish(failed && !options.exit_zero ? kExitFindings : kExitClean);
 }
 
 }  // namespace torchmigrate::cli

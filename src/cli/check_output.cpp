@@ -14,9 +14,9 @@
 #include <system_error>
 
 #include "torchmigrate/cli/commands.hpp"
-#include "torchmigrate/engine/add_noqa.hpp"
-#include "torchmigrate/engine/confined_write.hpp"
-#include "torchmigrate/engine/file_io.hpp"
+#include "torchmigrate/engine/lint/add_noqa.hpp"
+#include "torchmigrate/engine/run/confined_write.hpp"
+#include "torchmigrate/engine/workspace/file_io.hpp"
 #include "torchmigrate/output/escape.hpp"
 
 namespace torchmigrate::cli {
@@ -119,7 +119,8 @@ void write_report(const std::string& format_name, bool statistics, const output:
 }
 
 // --add-noqa: writes a suppression onto every line with a finding; returns the exit code.
-int add_noqa_to_files(const std::vector<engine::FileOutcome>& outcomes, const std::vector<engine::DiscoveredFile>& files,
+int add_noqa_to_files(const std::vector<engine::FileOutcome>& outcomes,
+                      const std::vector<engine::DiscoveredFile>& files, const engine::Catalog& catalog,
                       std::ostream& err, bool follow_links) {
   size_t added = 0;
   bool failed = print_file_problems(outcomes, err);
@@ -130,7 +131,7 @@ int add_noqa_to_files(const std::vector<engine::FileOutcome>& outcomes, const st
     if (!read.text) continue;
     engine::DecodedSource decoded = engine::decode_source(*read.text);
     if (!decoded.skip_reason.empty() || decoded.text != outcome.source->text()) continue;
-    engine::NoqaResult noqa = engine::add_noqa(*outcome.source, outcome.diagnostics);
+    engine::NoqaResult noqa = engine::add_noqa(*outcome.source, outcome.diagnostics, catalog);
     for (uint32_t line : noqa.skipped_lines) {
       err << "torchmigrate: warning: " << output::escape_control(outcome.source->path()) << ":" << line
           << ": a comment cannot go at the end of this line (inside a string or a continuation); add it by hand\n";
@@ -153,7 +154,7 @@ int add_noqa_to_files(const std::vector<engine::FileOutcome>& outcomes, const st
   return failed ? kExitFindings : kExitClean;
 }
 output::BaselineProgress measure_progress(engine::Baseline& baseline, const std::vector<engine::FileOutcome>& outcomes,
-                                          std::vector<std::vector<bool>>& new_since) {
+                                          std::vector<std::vector<bool>>& new_since, const engine::Catalog& catalog) {
   output::BaselineProgress progress;
   progress.recorded = baseline.size();
   new_since.assign(outcomes.size(), {});
@@ -162,7 +163,7 @@ output::BaselineProgress measure_progress(engine::Baseline& baseline, const std:
       // One finding at a time, in order: the same matching as filtering the whole list.
       std::vector<Diagnostic> one{diagnostic};
       bool recorded = baseline.filter(*outcomes[i].source, one) == 1;
-      bool is_new = !recorded && engine::baselinable(diagnostic.code) && !engine::is_file_problem(diagnostic);
+      bool is_new = !recorded && engine::baselinable(diagnostic.code, catalog) && !engine::is_file_problem(diagnostic);
       new_since[i].push_back(is_new);
       progress.still_open += recorded;
       progress.new_since += is_new;

@@ -6,7 +6,7 @@
 #include <set>
 #include <vector>
 
-#include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
 
 namespace torchmigrate::cli {
 
@@ -32,9 +32,9 @@ struct CommandInfo {
 
 const std::set<std::string> kRuleSelectors = {"--select", "--extend-select", "--ignore", "--fixable", "--unfixable"};
 
-std::vector<std::string> rule_words() {
+std::vector<std::string> rule_words(const engine::Catalog& catalog) {
   std::set<std::string> words = {"ALL"};
-  for (const engine::RuleSpec& rule : engine::Catalog::builtin().rules()) {
+  for (const engine::RuleSpec& rule : catalog.rules()) {
     words.insert(rule.code);
     words.insert(rule.code.substr(0, 3));  // the family prefix, TM1
   }
@@ -57,14 +57,14 @@ std::vector<std::string> choices_of(const std::string& type_name) {
   return choices;
 }
 
-ValueKind value_of(const CLI::Option& option) {
+ValueKind value_of(const CLI::Option& option, const engine::Catalog& catalog) {
   ValueKind value;
   if (option.get_items_expected_max() == 0 || option.get_type_name().empty()) return value;  // a flag
   std::string long_name = option.get_lnames().empty() ? "" : "--" + option.get_lnames().front();
   std::string type = option.get_type_name();
   if (kRuleSelectors.contains(long_name) || type == "CODE" || option.get_name(true) == "CODE") {
     value.kind = ValueKind::Words;
-    value.words = rule_words();
+    value.words = rule_words(catalog);
   } else if (std::vector<std::string> choices = choices_of(type); !choices.empty()) {
     value.kind = ValueKind::Words;
     value.words = std::move(choices);
@@ -78,20 +78,20 @@ ValueKind value_of(const CLI::Option& option) {
   return value;
 }
 
-std::vector<CommandInfo> commands_of(const CLI::App& app) {
+std::vector<CommandInfo> commands_of(const CLI::App& app, const engine::Catalog& catalog) {
   std::vector<CommandInfo> commands;
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
     CommandInfo command{sub->get_name(), sub->get_description(), {}, {}};
     for (const CLI::Option* option : sub->get_options()) {
       if (option->get_positional() && !option->nonpositional()) {
-        command.positional = value_of(*option);
+        command.positional = value_of(*option, catalog);
         continue;
       }
       OptionInfo info;
       for (const std::string& name : option->get_snames()) info.names.push_back("-" + name);
       for (const std::string& name : option->get_lnames()) info.names.push_back("--" + name);
       info.description = option->get_description();
-      info.value = value_of(*option);
+      info.value = value_of(*option, catalog);
       command.options.push_back(std::move(info));
     }
     commands.push_back(std::move(command));
@@ -270,8 +270,9 @@ void write_fish(const std::vector<CommandInfo>& commands, std::ostream& out) {
 
 }  // namespace
 
-void write_completion(const CLI::App& app, const std::string& shell, std::ostream& out) {
-  std::vector<CommandInfo> commands = commands_of(app);
+void write_completion(const CLI::App& app, const engine::Catalog& catalog, const std::string& shell,
+                      std::ostream& out) {
+  std::vector<CommandInfo> commands = commands_of(app, catalog);
   if (shell == "bash") write_bash(commands, out);
   if (shell == "zsh") write_zsh(commands, out);
   if (shell == "fish") write_fish(commands, out);

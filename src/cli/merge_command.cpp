@@ -14,7 +14,7 @@
 #include "torchmigrate/cli/check_output.hpp"
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/cli/shard_result.hpp"
-#include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
 #include "torchmigrate/output/report.hpp"
 #include "torchmigrate/version.hpp"
 
@@ -127,7 +127,7 @@ CLI::App* add_merge_command(CLI::App& app, MergeOptions& options) {
   return merge;
 }
 
-int run_merge(const MergeOptions& options) {
+int run_merge(const MergeOptions& options, const engine::Catalog& catalog) {
   const std::string& format_name = options.output_format;
   if (options.statistics && statistics_format_refused(format_name, std::cerr)) return kExitUsage;
   std::vector<ShardResult> shards;
@@ -154,7 +154,7 @@ int run_merge(const MergeOptions& options) {
     return a.shard.index < b.shard.index;
   });
   output::Report report;
-  report.catalog = &engine::Catalog::builtin();
+  report.catalog = &catalog;
   report.root = shards.front().root;
   report.base = shards.front().base;
   if (format_name == "html" || format_name == "markdown") merge_projects(shards, report);

@@ -5,9 +5,9 @@
 #include <set>
 #include <system_error>
 
-#include "torchmigrate/engine/baseline.hpp"
-#include "torchmigrate/engine/project.hpp"
-#include "torchmigrate/engine/rule_lifecycle.hpp"
+#include "torchmigrate/engine/catalog/rule_lifecycle.hpp"
+#include "torchmigrate/engine/run/baseline.hpp"
+#include "torchmigrate/engine/workspace/project.hpp"
 
 namespace torchmigrate::cli {
 namespace fs = std::filesystem;

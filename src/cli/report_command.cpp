@@ -28,12 +28,12 @@ void add_report_options(CLI::App& command, ReportOptions& options) {
                      "Show progress against this baseline (written by `check --write-baseline`): fixed and new since");
 }
 
-int run_report(const ReportOptions& options) {
+int run_report(const ReportOptions& options, const engine::Catalog& catalog) {
   CheckOptions check = options.check;
   if (check.output_file.empty()) check.output_file = check.output_format == "markdown" ? "report.md" : "report.html";
   check.baseline_progress = true;
   check.exit_zero = true;  // findings are the report's content, not a failure
-  int exit_code = run_check(check);
+  int exit_code = run_check(check, catalog);
   if (exit_code == kExitClean) std::cerr << fmt::format("torchmigrate: wrote the migration report to {}\n", check.output_file);
   return exit_code;
 }

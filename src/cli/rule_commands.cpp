@@ -16,8 +16,8 @@
 
 #include "torchmigrate/buildfiles/file_kind.hpp"
 #include "torchmigrate/cli/commands.hpp"
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/rule_lifecycle.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/catalog/rule_lifecycle.hpp"
 
 namespace torchmigrate::cli {
 namespace {
@@ -220,8 +220,7 @@ int write_docs(const engine::Catalog& catalog, const fs::path& directory) {
 
 }  // namespace
 
-int run_rule(const std::string& code, const std::string& format) {
-  const engine::Catalog& catalog = engine::Catalog::builtin();
+int run_rule(const engine::Catalog& catalog, const std::string& code, const std::string& format) {
   const engine::RuleSpec* rule = catalog.find_by_code_or_name(code);
   if (rule == nullptr) {
     // Codes are written upper case, but `rule tm101` means the same rule.
@@ -241,8 +240,7 @@ int run_rule(const std::string& code, const std::string& format) {
   return kExitClean;
 }
 
-int run_all_rules(const std::string& format) {
-  const engine::Catalog& catalog = engine::Catalog::builtin();
+int run_all_rules(const engine::Catalog& catalog, const std::string& format) {
   if (format == "json") {
     nlohmann::ordered_json rules = nlohmann::ordered_json::array();
     for (const engine::RuleSpec& rule : catalog.rules()) rules.push_back(rule_json(rule));
@@ -258,8 +256,7 @@ int run_all_rules(const std::string& format) {
   return kExitClean;
 }
 
-int run_rules(const std::string& format, const std::string& write_docs_directory) {
-  const engine::Catalog& catalog = engine::Catalog::builtin();
+int run_rules(const engine::Catalog& catalog, const std::string& format, const std::string& write_docs_directory) {
   if (!write_docs_directory.empty()) return write_docs(catalog, write_docs_directory);
   if (format == "markdown") {
     write_index(catalog, std::cout);

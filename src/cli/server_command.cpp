@@ -7,10 +7,10 @@
 
 namespace torchmigrate::cli {
 
-int run_server() {
+int run_server(const engine::Catalog& catalog) {
   // stdout carries only JSON-RPC frames; unsynchronised streams buffer and flush per message.
   std::ios::sync_with_stdio(false);
-  return lsp::run_server(std::cin, std::cout);
+  return lsp::run_server(catalog, std::cin, std::cout);
 }
 
 }  // namespace torchmigrate::cli

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "torchmigrate/engine/content_hash.hpp"
+#include "torchmigrate/engine/run/content_hash.hpp"
 #include "torchmigrate/version.hpp"
 
 namespace torchmigrate::cli {

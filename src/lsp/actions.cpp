@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/lsp/actions.hpp"
 
-#include "torchmigrate/engine/add_noqa.hpp"
+#include "torchmigrate/engine/lint/add_noqa.hpp"
 
 namespace torchmigrate::lsp {
 
-std::optional<Suppression> suppression_edit(const Document& document, const Diagnostic& diagnostic) {
-  if (!engine::is_suppressible(diagnostic)) return std::nullopt;
+std::optional<Suppression> suppression_edit(const Document& document, const Diagnostic& diagnostic,
+                                            const engine::Catalog& catalog) {
+  if (!engine::is_suppressible(diagnostic, catalog)) return std::nullopt;
   const SourceFile& file = document.file();
   const python::SyntaxTree* tree = document.tree();
   std::vector<TextRange> comments;

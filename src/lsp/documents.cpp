@@ -4,7 +4,7 @@
 #include <array>
 #include <utility>
 
-#include "torchmigrate/engine/discovery.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
 #include "torchmigrate/lsp/positions.hpp"
 
 namespace torchmigrate::lsp {

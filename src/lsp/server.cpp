@@ -10,8 +10,8 @@
 #include <thread>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/fixer.hpp"
-#include "torchmigrate/engine/notebook_check.hpp"
+#include "torchmigrate/engine/lint/fixer.hpp"
+#include "torchmigrate/engine/lint/notebook_check.hpp"
 #include "torchmigrate/lsp/actions.hpp"
 #include "torchmigrate/lsp/positions.hpp"
 #include "torchmigrate/lsp/uri.hpp"
@@ -393,7 +393,7 @@ json Server::code_action(const json& params) {
                          {"isPreferred", preferred},
                          {"edit", workspace_edit(document, fix.edits)}});
     }
-    if (auto suppression = suppression_edit(document, diagnostic)) {
+    if (auto suppression = suppression_edit(document, diagnostic, catalog_)) {
       actions.push_back({{"title", "Suppress with `" + suppression->comment + "`"},
                          {"kind", "quickfix"},
                          {"diagnostics", {lsp_diagnostic}},
@@ -525,7 +525,7 @@ std::optional<std::string> changed_uri(const Message& message) {
 
 }  // namespace
 
-int run_server(std::istream& in, std::ostream& out) {
+int run_server(const engine::Catalog& catalog, std::istream& in, std::ostream& out) {
   auto transport = std::make_shared<Transport>(in, out);
   auto inbox = std::make_shared<Inbox>();
   // Detached: after `exit` the process ends while the reader may still be blocked on input.
@@ -547,8 +547,7 @@ int run_server(std::istream& in, std::ostream& out) {
     }
   }).detach();
 
-  Server server([&](const json& message) { transport->write(message); }, engine::Catalog::builtin(),
-                checks::builtin_registry());
+  Server server([&](const json& message) { transport->write(message); }, catalog, checks::builtin_registry());
   server.set_stale_check([inbox](const std::string& uri) { return inbox->makes_stale(uri); });
   for (;;) {
     std::deque<Message> messages;

@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/torch_range.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/workspace/torch_range.hpp"
 
 namespace torchmigrate::lsp {
 namespace {

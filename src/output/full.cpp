@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/engine/lint/fixer.hpp"
 #include "torchmigrate/output/escape.hpp"
 #include "torchmigrate/output/report.hpp"
 #include "torchmigrate/output/style.hpp"

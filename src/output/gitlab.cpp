@@ -6,7 +6,7 @@
 #include <map>
 #include <tuple>
 
-#include "torchmigrate/engine/content_hash.hpp"
+#include "torchmigrate/engine/run/content_hash.hpp"
 #include "torchmigrate/output/report.hpp"
 
 namespace torchmigrate::output {

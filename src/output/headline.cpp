@@ -5,8 +5,7 @@
 
 namespace torchmigrate::output {
 
-Urgency urgency_of(std::string_view code) {
-  const engine::RuleSpec* rule = engine::Catalog::builtin().find(code);
+Urgency urgency_of(const engine::RuleSpec* rule) {
   if (rule == nullptr) return Urgency::Other;
   switch (rule->impact) {
     case engine::RuleImpact::Breaks: return Urgency::Breaks;
@@ -57,7 +56,7 @@ Headline compute_headline(const Report& report) {
     for (const Diagnostic& diagnostic : findings.diagnostics) {
       ++headline.findings;
       ++headline.by_severity[static_cast<size_t>(diagnostic.severity)];
-      ++headline.by_urgency[static_cast<size_t>(urgency_of(diagnostic.code))];
+      ++headline.by_urgency[static_cast<size_t>(urgency_of(report.rule(diagnostic.code)))];
       FixKind kind = fix_kind(diagnostic, settings);
       ++headline.by_fix_kind[static_cast<size_t>(kind)];
       if (fixable(diagnostic, settings)) {

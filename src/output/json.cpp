@@ -3,7 +3,7 @@
 // end_location, fix.edits), plus severity and the rule name.
 #include <nlohmann/json.hpp>
 
-#include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/engine/lint/fixer.hpp"
 #include "torchmigrate/output/notebook_positions.hpp"
 #include "torchmigrate/output/report.hpp"
 

@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "torchmigrate/engine/baseline.hpp"
-#include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/engine/lint/fixer.hpp"
+#include "torchmigrate/engine/run/baseline.hpp"
 #include "torchmigrate/output/headline.hpp"
 #include "torchmigrate/output/style.hpp"
 

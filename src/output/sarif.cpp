@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/engine/lint/fixer.hpp"
 #include "torchmigrate/output/report.hpp"
 #include "torchmigrate/version.hpp"
 
@@ -16,11 +16,11 @@ constexpr const char* kRootBase = "%SRCROOT%";
 
 // Where to learn about the tool (SARIF2005): the build's home page when it sets one
 // (-DTORCHMIGRATE_HOMEPAGE_URL=...), else the notes of the PyTorch release the catalog migrates to.
-std::string information_uri() {
+std::string information_uri([[maybe_unused]] const engine::Catalog& catalog) {
 #ifdef TORCHMIGRATE_HOMEPAGE_URL
   return TORCHMIGRATE_HOMEPAGE_URL;
 #else
-  return "https://github.com/pytorch/pytorch/releases/tag/v" + std::string(engine::builtin_release_names().to) + ".0";
+  return "https://github.com/pytorch/pytorch/releases/tag/v" + catalog.release().to.str() + ".0";
 #endif
 }
 
@@ -134,7 +134,7 @@ nlohmann::json help(const engine::RuleSpec& rule) {
   return {{"text", text}, {"markdown", markdown}};
 }
 
-nlohmann::json rule_descriptor(const engine::RuleSpec& rule) {
+nlohmann::json rule_descriptor(const engine::RuleSpec& rule, const engine::Catalog& catalog) {
   nlohmann::json properties{{"tags", nlohmann::json::array({"pytorch-" + rule.release.to.str(), "migration"})},
                             {"kind", engine::to_string(rule.kind)},
                             {"precision", precision(rule.confidence)},
@@ -152,7 +152,8 @@ nlohmann::json rule_descriptor(const engine::RuleSpec& rule) {
       {"help", help(rule)},
       {"defaultConfiguration", {{"level", level(rule.severity)}, {"enabled", rule.default_enabled}}},
       {"properties", properties}};
-  descriptor["helpUri"] = rule.references.empty() ? information_uri() : engine::reference_url(rule.references.front());
+  descriptor["helpUri"] =
+      rule.references.empty() ? information_uri(catalog) : engine::reference_url(rule.references.front());
   return descriptor;
 }
 
@@ -192,7 +193,7 @@ void write_sarif(const Report& report, std::ostream& out) {
   std::map<std::string, size_t> rule_index;
   for (const engine::RuleSpec& rule : report.catalog->rules()) {
     rule_index[rule.code] = rules.size();
-    rules.push_back(rule_descriptor(rule));
+    rules.push_back(rule_descriptor(rule, *report.catalog));
   }
   nlohmann::json results = nlohmann::json::array();
   for (const FileFindings& findings : report.files) {
@@ -226,7 +227,7 @@ void write_sarif(const Report& report, std::ostream& out) {
                       {{"driver",
                         {{"name", "torchmigrate"},
                          {"version", kVersion},
-                         {"informationUri", information_uri()},
+                         {"informationUri", information_uri(*report.catalog)},
                          {"semanticVersion", kVersion},
                          {"rules", rules}}}}},
                      {"columnKind", "unicodeCodePoints"},

@@ -23,7 +23,7 @@ def run(*args, cwd=None, check_exit=None, input=None, env=None):
 
 def cache_checksum(body):
     """The checksum a cache file's header line carries for `body`: XXH3-128 in lowercase hex
-    (engine/content_hash.cpp), computed by the xxHash library that the build's libxxhash-dev
+    (engine/run/content_hash.cpp), computed by the xxHash library that the build's libxxhash-dev
     brings, so that any Python runs the tests."""
     import ctypes
 
@@ -38,7 +38,7 @@ def cache_checksum(body):
 
 
 def cache_keys(directory):
-    """The keys of the entries in a cache directory's file, sorted (src/engine/result_cache.cpp:
+    """The keys of the entries in a cache directory's file, sorted (src/engine/run/result_cache.cpp:
     a header line, then the tool version, the catalog hash and the entries, each a key, a settings
     hash, a day, the checked file's stamp (a flag byte, then five 64-bit numbers when set) and the
     findings; integers little-endian, strings prefixed by their length)."""

@@ -47,13 +47,13 @@ class CheckLayersTest(unittest.TestCase):
     def test_planted_lines(self):
         # (file, planted line, what the report must say); each planted alone into a clean copy.
         planted = [
-            ("src/core/source_file.cpp", '#include "torchmigrate/engine/linter.hpp"',
-             "src/core/source_file.cpp:{line}: core source includes torchmigrate/engine/linter.hpp"),
+            ("src/core/source_file.cpp", '#include "torchmigrate/engine/lint/linter.hpp"',
+             "src/core/source_file.cpp:{line}: core source includes torchmigrate/engine/lint/linter.hpp"),
             ("include/torchmigrate/python/semantic_model.hpp", "#include <torchmigrate/buildfiles/pep440.hpp>",
              "include/torchmigrate/python/semantic_model.hpp:{line}: python header includes"),
-            ("include/torchmigrate/engine/linter.hpp", '#include "torchmigrate/cxx/source_scan.hpp"',
+            ("include/torchmigrate/engine/lint/linter.hpp", '#include "torchmigrate/cxx/source_scan.hpp"',
              "cxx is a private dependency of engine: only src/engine/ may include it"),
-            ("include/torchmigrate/engine/linter.hpp", "#include <tree_sitter/api.h>",
+            ("include/torchmigrate/engine/lint/linter.hpp", "#include <tree_sitter/api.h>",
              "only the python layer may include tree_sitter/ headers"),
             ("src/output/sarif.cpp", "#include <clang-c/Index.h>", "only the cxx layer may include clang-c/ headers"),
             ("src/checks/registry.cpp", "static CXCursor planted_cursor;",
@@ -77,7 +77,7 @@ class CheckLayersTest(unittest.TestCase):
                         path.write_text(original)
 
     def test_private_dependency_allowed_in_sources(self):
-        self.plant("src/engine/linter.cpp", '#include "torchmigrate/cxx/source_scan.hpp"')
+        self.plant("src/engine/lint/linter.cpp", '#include "torchmigrate/cxx/source_scan.hpp"')
         result = self.run_check()
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
 
@@ -87,13 +87,13 @@ class CheckLayersTest(unittest.TestCase):
         text = SCRIPT.read_text()
         self.assertIn("API_ALLOW_LIST = {}", text)
         script.write_text(text.replace("API_ALLOW_LIST = {}",
-                                       'API_ALLOW_LIST = {"src/engine/add_noqa.cpp": "tree_sitter"}'))
-        noqa = self.root / "src/engine/add_noqa.cpp"
+                                       'API_ALLOW_LIST = {"src/engine/lint/add_noqa.cpp": "tree_sitter"}'))
+        noqa = self.root / "src/engine/lint/add_noqa.cpp"
         noqa.write_text("static void planted(TSNode node) { ts_node_child(node, 0); }\n")
         result = self.run_check(script)
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
         noqa.write_text("// no tree-sitter here (ts_node_child)\n")
-        self.assert_fails("src/engine/add_noqa.cpp: no longer uses the tree_sitter API", script=script)
+        self.assert_fails("src/engine/lint/add_noqa.cpp: no longer uses the tree_sitter API", script=script)
 
     def test_dependency_on_a_higher_layer_in_the_graph(self):
         layers = self.root / "cmake" / "layers.txt"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "torchmigrate/core/source_file.hpp"
-#include "torchmigrate/engine/file_io.hpp"
+#include "torchmigrate/engine/workspace/file_io.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 
 using namespace torchmigrate;

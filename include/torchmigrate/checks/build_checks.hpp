@@ -9,7 +9,7 @@
 
 #include "torchmigrate/buildfiles/assignments.hpp"
 #include "torchmigrate/buildfiles/build_file.hpp"
-#include "torchmigrate/engine/file_check.hpp"
+#include "torchmigrate/engine/lint/file_check.hpp"
 
 namespace torchmigrate::checks {
 

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "torchmigrate/cxx/source_scan.hpp"
-#include "torchmigrate/engine/file_check.hpp"
+#include "torchmigrate/engine/lint/file_check.hpp"
 
 namespace torchmigrate::checks {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
 
 namespace torchmigrate::checks {
 

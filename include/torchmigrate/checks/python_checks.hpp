@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "torchmigrate/engine/python_check.hpp"
+#include "torchmigrate/engine/lint/python_check.hpp"
 
 namespace torchmigrate::checks {
 

@@ -2,7 +2,7 @@
 // The registry of every built-in check family, filled explicitly (no static-init magic).
 #pragma once
 
-#include "torchmigrate/engine/python_check.hpp"
+#include "torchmigrate/engine/lint/python_check.hpp"
 
 namespace torchmigrate::checks {
 

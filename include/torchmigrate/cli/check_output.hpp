@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/baseline.hpp"
-#include "torchmigrate/engine/session.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/run/baseline.hpp"
+#include "torchmigrate/engine/run/session.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
 #include "torchmigrate/output/report.hpp"
 
 namespace torchmigrate::cli {
@@ -34,12 +34,13 @@ void write_report(const std::string& format_name, bool statistics, const output:
 // --add-noqa: writes a suppression onto every line with a finding; returns the exit code. A
 // file named through a symbolic link that leads out of its project is left alone unless
 // `follow_links` (--follow-links).
-int add_noqa_to_files(const std::vector<engine::FileOutcome>& outcomes, const std::vector<engine::DiscoveredFile>& files,
+int add_noqa_to_files(const std::vector<engine::FileOutcome>& outcomes,
+                      const std::vector<engine::DiscoveredFile>& files, const engine::Catalog& catalog,
                       std::ostream& err, bool follow_links);
 // `report --baseline`: matches the findings against the baseline without hiding any; marks per
 // finding whether the baseline did not record it (`new_since`, parallel to `outcomes`) and
 // counts what was recorded and is gone.
 output::BaselineProgress measure_progress(engine::Baseline& baseline, const std::vector<engine::FileOutcome>& outcomes,
-                                          std::vector<std::vector<bool>>& new_since);
+                                          std::vector<std::vector<bool>>& new_since, const engine::Catalog& catalog);
 
 }  // namespace torchmigrate::cli

@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace torchmigrate::engine {
+class Catalog;
+}
+
 namespace torchmigrate::cli {
 
 inline constexpr int kExitClean = 0;
@@ -58,15 +62,15 @@ struct CheckOptions {
 };
 
 void add_check_options(CLI::App& command, CheckOptions& options);
-int run_check(const CheckOptions& options);
+int run_check(const CheckOptions& options, const engine::Catalog& catalog);
 // One rule's docs; format "text" (Markdown) or "json".
-int run_rule(const std::string& code, const std::string& format);
+int run_rule(const engine::Catalog& catalog, const std::string& code, const std::string& format);
 // Every rule's docs: Markdown one after the other, or a JSON array.
-int run_all_rules(const std::string& format);
+int run_all_rules(const engine::Catalog& catalog, const std::string& format);
 // The table of rules (format "text", "json" or "markdown"), or, with a directory, the Markdown docs of every
 // rule plus a README.md index written there (docs/rules is generated this way).
-int run_rules(const std::string& format, const std::string& write_docs_directory);
+int run_rules(const engine::Catalog& catalog, const std::string& format, const std::string& write_docs_directory);
 // Serves the Language Server Protocol over stdin/stdout until the client exits.
-int run_server();
+int run_server(const engine::Catalog& catalog);
 
 }  // namespace torchmigrate::cli

@@ -9,9 +9,13 @@
 #include <ostream>
 #include <string>
 
+namespace torchmigrate::engine {
+class Catalog;
+}
+
 namespace torchmigrate::cli {
 
 // Writes the script for `shell` ("bash", "zsh" or "fish").
-void write_completion(const CLI::App& app, const std::string& shell, std::ostream& out);
+void write_completion(const CLI::App& app, const engine::Catalog& catalog, const std::string& shell, std::ostream& out);
 
 }  // namespace torchmigrate::cli

@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+namespace torchmigrate::engine {
+class Catalog;
+}
+
 namespace torchmigrate::cli {
 
 struct MergeOptions {
@@ -24,6 +28,6 @@ struct MergeOptions {
 
 // Adds the `merge` subcommand to `app`, filling `options` when it is parsed.
 CLI::App* add_merge_command(CLI::App& app, MergeOptions& options);
-int run_merge(const MergeOptions& options);
+int run_merge(const MergeOptions& options, const engine::Catalog& catalog);
 
 }  // namespace torchmigrate::cli

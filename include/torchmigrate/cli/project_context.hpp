@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/workspace.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/workspace/workspace.hpp"
 #include "torchmigrate/output/report.hpp"
 
 namespace torchmigrate::cli {

@@ -14,6 +14,6 @@ struct ReportOptions {
 };
 
 void add_report_options(CLI::App& command, ReportOptions& options);
-int run_report(const ReportOptions& options);
+int run_report(const ReportOptions& options, const engine::Catalog& catalog);
 
 }  // namespace torchmigrate::cli

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "torchmigrate/engine/baseline.hpp"
+#include "torchmigrate/engine/run/baseline.hpp"
 
 namespace torchmigrate::cli {
 

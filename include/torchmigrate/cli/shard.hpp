@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "torchmigrate/engine/discovery.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
 
 namespace torchmigrate::cli {
 

@@ -14,8 +14,8 @@
 
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/cli/shard.hpp"
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/settings.hpp"
+#include "torchmigrate/engine/catalog/settings.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
 #include "torchmigrate/output/report.hpp"
 
 namespace torchmigrate::cli {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "torchmigrate/cli/commands.hpp"
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/workspace.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/workspace/workspace.hpp"
 
 namespace torchmigrate::cli {
 

@@ -49,7 +49,7 @@ struct Fix {
   FixRequirements compat;  // what the fixed code requires
   FixPolicy policy = FixPolicy::None;
   // Modules the fix makes the file import (`from x import a`: `x`, and `x.a` when `a` is a
-  // module). A fix that would make a module import itself is withheld (engine/fixer.hpp).
+  // module). A fix that would make a module import itself is withheld (engine/lint/fixer.hpp).
   std::vector<std::string> imported_modules;
 };
 

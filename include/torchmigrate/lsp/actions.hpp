@@ -9,7 +9,7 @@
 
 #include "torchmigrate/core/diagnostic.hpp"
 #include "torchmigrate/core/fix.hpp"
-#include "torchmigrate/engine/catalog.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
 #include "torchmigrate/lsp/documents.hpp"
 
 namespace torchmigrate::lsp {
@@ -24,7 +24,8 @@ struct Suppression {
 // above) or `// NOLINT(CODE)` (C/C++/CUDA), or CODE added to such a comment already there.
 // nullopt when the line already suppresses the code, a comment cannot go there, or for
 // internal codes.
-std::optional<Suppression> suppression_edit(const Document& document, const Diagnostic& diagnostic);
+std::optional<Suppression> suppression_edit(const Document& document, const Diagnostic& diagnostic,
+                                            const engine::Catalog& catalog);
 
 // One edit turning `before` into `after`, touching only the span between their common prefix
 // and suffix, with both ends on UTF-8 character boundaries.

@@ -12,7 +12,7 @@
 
 #include "torchmigrate/core/diagnostic.hpp"
 #include "torchmigrate/core/source_file.hpp"
-#include "torchmigrate/engine/lint_memo.hpp"
+#include "torchmigrate/engine/lint/lint_memo.hpp"
 #include "torchmigrate/lsp/protocol.hpp"
 #include "torchmigrate/lsp/settings.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"

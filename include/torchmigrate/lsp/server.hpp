@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/python_check.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/lint/python_check.hpp"
 #include "torchmigrate/lsp/documents.hpp"
 #include "torchmigrate/lsp/protocol.hpp"
 #include "torchmigrate/lsp/settings.hpp"
@@ -93,6 +93,6 @@ class Server {
 };
 
 // Serves LSP over the streams until `exit` or the end of input; returns the exit code.
-int run_server(std::istream& in, std::ostream& out);
+int run_server(const engine::Catalog& catalog, std::istream& in, std::ostream& out);
 
 }  // namespace torchmigrate::lsp

@@ -16,12 +16,12 @@
 #include <string_view>
 #include <vector>
 
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/config.hpp"
-#include "torchmigrate/engine/linter.hpp"
-#include "torchmigrate/engine/python_check.hpp"
-#include "torchmigrate/engine/settings.hpp"
-#include "torchmigrate/engine/workspace.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/catalog/settings.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
+#include "torchmigrate/engine/lint/python_check.hpp"
+#include "torchmigrate/engine/workspace/config.hpp"
+#include "torchmigrate/engine/workspace/workspace.hpp"
 
 namespace torchmigrate::lsp {
 

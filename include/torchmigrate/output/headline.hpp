@@ -14,14 +14,14 @@
 
 namespace torchmigrate::output {
 
-// How soon a finding must be dealt with: the first digit of the rule code (TM1xx breaks on 2.8,
-// TM2xx changes behaviour silently, TM3xx is deprecated, TM4xx concerns build files); Other holds
-// the housekeeping rules (TM0xx) and file problems (TM9xx).
+// How soon a finding must be dealt with: the rule's catalog `impact` (breaks, silent change,
+// deprecated, build); Other holds the tooling rules (TM0xx) and file problems (TM9xx).
 enum class Urgency { Breaks, Silent, Deprecated, Build, Other };
 inline constexpr size_t kUrgencyCount = 5;
 
-Urgency urgency_of(std::string_view code);
-// "breaks on 2.8", "silent change", "deprecated", "build", "other"
+// Of a catalog rule; nullptr (not a rule of the catalog) is Other.
+Urgency urgency_of(const engine::RuleSpec* rule);
+// "breaks on upgrade", "silent change", "deprecated", "build", "other"
 std::string_view urgency_label(Urgency urgency);
 // "breaks", "silent", "deprecated", "build", "other": ids and CSS classes
 std::string_view urgency_id(Urgency urgency);

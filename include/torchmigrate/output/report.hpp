@@ -13,9 +13,9 @@
 
 #include "torchmigrate/core/diagnostic.hpp"
 #include "torchmigrate/core/source_file.hpp"
-#include "torchmigrate/engine/baseline.hpp"
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/settings.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/catalog/settings.hpp"
+#include "torchmigrate/engine/run/baseline.hpp"
 
 namespace torchmigrate::output {
 
@@ -52,7 +52,7 @@ struct BaselineProgress {
 
 struct Report {
   std::vector<FileFindings> files;  // sorted by path
-  const engine::Catalog* catalog = nullptr;
+  const engine::Catalog* catalog = nullptr;  // the run's; never null once a report is written
   const engine::Settings* settings = nullptr;
   int fixed = 0;                    // fixes applied by --fix
   bool fix_mode = false;
@@ -69,6 +69,10 @@ struct Report {
 
   [[nodiscard]] const engine::Settings& settings_for(const FileFindings& findings) const {
     return findings.settings != nullptr ? *findings.settings : *settings;
+  }
+  // The catalog rule of a finding's code; nullptr for file problems.
+  [[nodiscard]] const engine::RuleSpec* rule(std::string_view code) const {
+    return catalog != nullptr ? catalog->find(code) : nullptr;
   }
 };
 

@@ -103,7 +103,7 @@ std::string charts_section(const Report& report) {
     std::string project = findings.project < report.projects.size() ? report.projects[findings.project].root : "";
     std::array<size_t, kFixKindCount> work{};
     for (const Diagnostic& diagnostic : findings.diagnostics) {
-      Urgency urgency = urgency_of(diagnostic.code);
+      Urgency urgency = urgency_of(report.rule(diagnostic.code));
       per_rule.add(fmt::format("{} {}", diagnostic.code, rule_name(report, diagnostic.code)), diagnostic.code, urgency);
       per_directory.add(directory == "." ? "(top level)" : directory, directory == "." ? "" : "file:" + directory, urgency);
       if (!project.empty()) per_project.add(project, fmt::format("project:{}", findings.project), urgency);

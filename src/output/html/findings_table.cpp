@@ -58,7 +58,8 @@ nlohmann::json table_data(const Report& report) {
       const Diagnostic& diagnostic = findings.diagnostics[d];
       auto [rule, inserted] = rule_index.try_emplace(diagnostic.code, rules.size());
       if (inserted) {
-        rules.push_back({diagnostic.code, rule_name(report, diagnostic.code), urgency_id(urgency_of(diagnostic.code)),
+        rules.push_back({diagnostic.code, rule_name(report, diagnostic.code),
+                         urgency_id(urgency_of(report.rule(diagnostic.code))),
                          report.catalog != nullptr && report.catalog->find(diagnostic.code) != nullptr});
       }
       std::ostringstream position;

@@ -46,7 +46,7 @@ std::string projects_table(const Report& report) {
   return out + "</tbody></table>\n";
 }
 
-std::string progress_block(const BaselineProgress& progress) {
+std::string progress_block(const BaselineProgress& progress, const engine::Catalog& catalog) {
   std::string out = fmt::format(
       "<div id=\"progress\"><h3>Progress since the baseline <code>{}</code></h3>\n<div class=\"cards progress\">\n",
       escape_text(progress.path));
@@ -60,7 +60,7 @@ std::string progress_block(const BaselineProgress& progress) {
   out += fmt::format(
       "</div>\n<p class=\"note\">Findings that break on {} are never recorded in a baseline, so they are neither "
       "new nor fixed here; the table marks the new findings.</p>\n",
-      engine::builtin_release_names().to);
+      catalog.release().to.str());
   if (!progress.fixed.empty()) {
     out += "<details><summary>Fixed since the baseline</summary><ul class=\"fixed\">\n";
     size_t listed = 0;
@@ -86,7 +86,7 @@ std::string headline_section(const Report& report, const Headline& headline) {
   out += "<h3>By urgency</h3>\n" + cards(items, "urgency");
   out += "<h3>Who does the work</h3>\n" + cards(items, "work");
   if (!report.projects.empty()) out += "<h3>Supported torch per project</h3>\n" + projects_table(report);
-  if (report.progress != nullptr) out += progress_block(*report.progress);
+  if (report.progress != nullptr) out += progress_block(*report.progress, *report.catalog);
   return out + "</section>\n";
 }
 

@@ -10,8 +10,8 @@ namespace torchmigrate::output {
 
 void write_html(const Report& report, std::ostream& out) {
   Headline headline = compute_headline(report);
-  engine::ReleaseNames release = engine::builtin_release_names();
-  std::string title = fmt::format("PyTorch {} \u2192 {} migration report", release.from, release.to);
+  const engine::RuleRelease& release = report.catalog->release();
+  std::string title = fmt::format("PyTorch {} \u2192 {} migration report", release.from.str(), release.to.str());
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
          "script-src 'unsafe-inline'\">\n"

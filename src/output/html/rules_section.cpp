@@ -22,7 +22,7 @@ std::string example(std::string_view heading, const std::string& code) {
 }
 
 std::string explanation(const engine::RuleSpec& rule) {
-  Urgency urgency = urgency_of(rule.code);
+  Urgency urgency = urgency_of(&rule);
   std::string out = fmt::format(
       "<article class=\"rule\" id=\"rule-{0}\"><h3><code>{0}</code> {1} <span class=\"tag {2}\">{3}</span> "
       "<span class=\"tag\">{4}</span></h3>\n<p class=\"summary\">{5}</p>\n",

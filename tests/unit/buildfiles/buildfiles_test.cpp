@@ -8,9 +8,9 @@
 #include "torchmigrate/buildfiles/requirements.hpp"
 #include "torchmigrate/buildfiles/shell_words.hpp"
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/linter.hpp"
-#include "torchmigrate/engine/project.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
+#include "torchmigrate/engine/workspace/project.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::buildfiles;

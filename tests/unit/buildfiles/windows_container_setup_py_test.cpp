@@ -5,9 +5,9 @@
 
 #include "torchmigrate/buildfiles/assignments.hpp"
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/add_noqa.hpp"
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/lint/add_noqa.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::buildfiles;
@@ -152,7 +152,7 @@ TEST_CASE("--add-noqa leaves cmd scripts alone: appended text would join a set v
   SourceFile file("build.bat", text, Language::BuildFile);
   std::vector<Diagnostic> found = lint("build.bat", text, "TM401");
   REQUIRE(found.size() == 1);
-  engine::NoqaResult result = engine::add_noqa(file, found);
+  engine::NoqaResult result = engine::add_noqa(file, found, engine::Catalog::builtin());
   CHECK(result.text == text);
   CHECK(result.added == 0);
   CHECK(result.skipped_lines == std::vector<uint32_t>{1});

@@ -5,8 +5,8 @@
 #include "family_rule.hpp"
 #include "torchmigrate/checks/python_checks.hpp"
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/fixer.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/lint/fixer.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 
 using namespace torchmigrate;
 

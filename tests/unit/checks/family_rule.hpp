@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/fixer.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/lint/fixer.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 
 namespace torchmigrate::testing {
 

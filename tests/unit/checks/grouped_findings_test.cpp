@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 
 using namespace torchmigrate;
 

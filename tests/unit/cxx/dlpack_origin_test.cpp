@@ -8,8 +8,8 @@
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/cxx/dlpack_origin.hpp"
 #include "torchmigrate/cxx/member_access.hpp"
-#include "torchmigrate/engine/linter.hpp"
-#include "torchmigrate/engine/project.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
+#include "torchmigrate/engine/workspace/project.hpp"
 
 #include "../temp_dir.hpp"
 

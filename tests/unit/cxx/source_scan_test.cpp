@@ -9,7 +9,7 @@
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/cxx/compile_database.hpp"
 #include "torchmigrate/cxx/source_scan.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 
 #include "../temp_dir.hpp"
 

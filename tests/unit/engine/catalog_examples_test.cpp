@@ -12,10 +12,10 @@
 #include <set>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/fixer.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/lint/fixer.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 
 namespace fs = std::filesystem;
 using namespace torchmigrate;

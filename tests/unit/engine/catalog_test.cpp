@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 
 using namespace torchmigrate;
 using engine::Catalog;

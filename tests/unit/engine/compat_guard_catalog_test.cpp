@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "../temp_dir.hpp"
-#include "torchmigrate/engine/config.hpp"
+#include "torchmigrate/engine/workspace/config.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "torchmigrate/engine/confined_write.hpp"
+#include "torchmigrate/engine/run/confined_write.hpp"
 
 using namespace torchmigrate::engine;
 namespace fs = std::filesystem;

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "torchmigrate/engine/content_hash.hpp"
+#include "torchmigrate/engine/run/content_hash.hpp"
 
 using namespace torchmigrate::engine;
 

@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "../temp_dir.hpp"
-#include "torchmigrate/engine/directory_listings.hpp"
+#include "torchmigrate/engine/workspace/directory_listings.hpp"
 
 using namespace torchmigrate::engine;
 using torchmigrate::testing::TempDir;

@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "../temp_dir.hpp"
-#include "torchmigrate/engine/discovery.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
 
 using namespace torchmigrate::engine;
 namespace fs = std::filesystem;

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "torchmigrate/engine/file_io.hpp"
+#include "torchmigrate/engine/workspace/file_io.hpp"
 
 namespace fs = std::filesystem;
 using namespace torchmigrate::engine;

@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/engine/lint/fixer.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;

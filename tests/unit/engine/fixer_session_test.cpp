@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/session.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/run/session.hpp"
 
 namespace fs = std::filesystem;
 using namespace torchmigrate;

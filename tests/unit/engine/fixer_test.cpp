@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/engine/lint/fixer.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;

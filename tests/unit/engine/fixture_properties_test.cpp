@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/file_io.hpp"
-#include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/workspace/file_io.hpp"
+#include "torchmigrate/engine/lint/fixer.hpp"
 
 namespace fs = std::filesystem;
 using namespace torchmigrate;

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "../temp_dir.hpp"
-#include "torchmigrate/engine/gitignore.hpp"
+#include "torchmigrate/engine/workspace/gitignore.hpp"
 
 using namespace torchmigrate::engine;
 namespace fs = std::filesystem;

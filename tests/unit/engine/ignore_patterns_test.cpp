@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "torchmigrate/engine/ignore_patterns.hpp"
+#include "torchmigrate/engine/workspace/ignore_patterns.hpp"
 
 using namespace torchmigrate::engine;
 

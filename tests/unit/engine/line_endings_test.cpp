@@ -7,8 +7,8 @@
 #include <algorithm>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/add_noqa.hpp"
-#include "torchmigrate/engine/fixer.hpp"
+#include "torchmigrate/engine/lint/add_noqa.hpp"
+#include "torchmigrate/engine/lint/fixer.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;
@@ -75,7 +75,7 @@ TEST_CASE("--add-noqa puts the directive at the end of the right line of a CR-on
   Linter linter(Catalog::builtin(), checks::builtin_registry(), Settings{});
   std::string cr = with_endings("import torch\ntorch.export.export(m, (x,))\nx = 1\n", "\r");
   SourceFile file("t.py", cr, Language::Python);
-  NoqaResult result = add_noqa(file, linter.lint(file));
+  NoqaResult result = add_noqa(file, linter.lint(file), Catalog::builtin());
   CHECK(result.added == 1);
   CHECK(result.text == with_endings("import torch\ntorch.export.export(m, (x,))  # noqa: TM201\nx = 1\n", "\r"));
 }

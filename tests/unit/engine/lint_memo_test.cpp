@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 
 using namespace torchmigrate;

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "torchmigrate/engine/fixer.hpp"
-#include "torchmigrate/engine/module_map.hpp"
+#include "torchmigrate/engine/lint/fixer.hpp"
+#include "torchmigrate/engine/lint/module_map.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;

@@ -4,7 +4,7 @@
 
 #include <sched.h>
 
-#include "torchmigrate/engine/parallel.hpp"
+#include "torchmigrate/engine/run/parallel.hpp"
 
 using namespace torchmigrate::engine;
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
-#include "torchmigrate/engine/prefilter.hpp"
+#include "torchmigrate/engine/lint/prefilter.hpp"
 
 #include <memory>
 #include <vector>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/front.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/lint/front.hpp"
 
 using namespace torchmigrate::engine;
 

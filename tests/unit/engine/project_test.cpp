@@ -12,8 +12,8 @@
 
 #include "temp_project.hpp"
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/project.hpp"
-#include "torchmigrate/engine/workspace.hpp"
+#include "torchmigrate/engine/workspace/project.hpp"
+#include "torchmigrate/engine/workspace/workspace.hpp"
 
 using namespace torchmigrate::engine;
 using torchmigrate::FixPolicy;

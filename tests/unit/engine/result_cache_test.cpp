@@ -15,8 +15,8 @@
 #include <thread>
 
 #include "../temp_dir.hpp"
-#include "torchmigrate/engine/content_hash.hpp"
-#include "torchmigrate/engine/result_cache.hpp"
+#include "torchmigrate/engine/run/content_hash.hpp"
+#include "torchmigrate/engine/run/result_cache.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;
@@ -46,7 +46,7 @@ fs::path cache_file(const fs::path& directory) { return directory / kCacheFileNa
 
 ResultCache open_cache(const fs::path& directory, std::ostream* warnings = nullptr) {
   std::string problem;
-  std::optional<ResultCache> cache = ResultCache::open(directory, std::nullopt, problem, warnings);
+  std::optional<ResultCache> cache = ResultCache::open(engine::Catalog::builtin(), directory, std::nullopt, problem, warnings);
   REQUIRE(cache);
   return std::move(*cache);
 }
@@ -276,15 +276,15 @@ TEST_CASE("a configured cache directory must resolve inside the project") {
   fs::create_directories(dir.path / "outside");
   fs::create_symlink(dir.path / "outside", dir.path / "project" / "link");
   std::string problem;
-  CHECK_FALSE(ResultCache::open(dir.path / "project" / "link" / "cache", dir.path / "project", problem));
+  CHECK_FALSE(ResultCache::open(engine::Catalog::builtin(), dir.path / "project" / "link" / "cache", dir.path / "project", problem));
   CHECK_THAT(problem, Catch::Contains("not inside"));
   CHECK_FALSE(fs::exists(dir.path / "outside" / "cache"));
-  CHECK_FALSE(ResultCache::open(dir.path / "project", dir.path / "project", problem));
-  CHECK_FALSE(ResultCache::open(dir.path / "outside" / "c", dir.path / "project", problem));
-  CHECK(ResultCache::open(dir.path / "project" / ".cache", dir.path / "project", problem));
+  CHECK_FALSE(ResultCache::open(engine::Catalog::builtin(), dir.path / "project", dir.path / "project", problem));
+  CHECK_FALSE(ResultCache::open(engine::Catalog::builtin(), dir.path / "outside" / "c", dir.path / "project", problem));
+  CHECK(ResultCache::open(engine::Catalog::builtin(), dir.path / "project" / ".cache", dir.path / "project", problem));
 
   std::ofstream(dir.path / "project" / "file") << "x";
-  CHECK_FALSE(ResultCache::open(dir.path / "project" / "file", std::nullopt, problem));
+  CHECK_FALSE(ResultCache::open(engine::Catalog::builtin(), dir.path / "project" / "file", std::nullopt, problem));
   CHECK_THAT(problem, Catch::Contains("not a directory"));
 }
 

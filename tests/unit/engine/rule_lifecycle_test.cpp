@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/linter.hpp"
-#include "torchmigrate/engine/rule_lifecycle.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
+#include "torchmigrate/engine/catalog/rule_lifecycle.hpp"
 
 using namespace torchmigrate::engine;
 using torchmigrate::TorchVersion;

@@ -13,9 +13,9 @@
 
 #include "../temp_dir.hpp"
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/result_cache.hpp"
-#include "torchmigrate/engine/session.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/run/result_cache.hpp"
+#include "torchmigrate/engine/run/session.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;
@@ -34,7 +34,7 @@ TEST_CASE("A warm run leaves unread every clean file whose key holds no project 
   std::vector<const Linter*> linters(files.size(), &linter);
   auto run = [&] {
     std::string problem;
-    std::optional<ResultCache> cache = ResultCache::open(dir.path / "cache", std::nullopt, problem);
+    std::optional<ResultCache> cache = ResultCache::open(engine::Catalog::builtin(), dir.path / "cache", std::nullopt, problem);
     REQUIRE(cache);
     std::map<std::string, bool> read;  // by file name: whether its text was read
     std::mutex mutex;

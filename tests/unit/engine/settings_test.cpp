@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
-#include "torchmigrate/engine/catalog.hpp"
-#include "torchmigrate/engine/settings.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/catalog/settings.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;

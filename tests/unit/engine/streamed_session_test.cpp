@@ -12,8 +12,8 @@
 
 #include "../temp_dir.hpp"
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/session.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/run/session.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;

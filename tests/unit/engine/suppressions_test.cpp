@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/linter.hpp"
-#include "torchmigrate/engine/suppressions.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
+#include "torchmigrate/engine/lint/suppressions.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "torchmigrate/engine/dlpack_facts.hpp"
+#include "torchmigrate/engine/workspace/dlpack_facts.hpp"
 
 #include "../temp_dir.hpp"
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "torchmigrate/engine/torch_range.hpp"
+#include "torchmigrate/engine/workspace/torch_range.hpp"
 #include "temp_project.hpp"
 
 using namespace torchmigrate::engine;

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "torchmigrate/engine/word_scan.hpp"
+#include "torchmigrate/engine/lint/word_scan.hpp"
 
 using namespace torchmigrate::engine;
 

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "torchmigrate/engine/working_directory.hpp"
+#include "torchmigrate/engine/workspace/working_directory.hpp"
 
 using namespace torchmigrate::engine;
 namespace fs = std::filesystem;

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 #include "torchmigrate/lsp/actions.hpp"
 #include "torchmigrate/lsp/documents.hpp"
 #include "torchmigrate/lsp/positions.hpp"
@@ -138,7 +138,7 @@ std::optional<std::string> suppressed(const std::string& text, Language language
   Diagnostic diagnostic;
   diagnostic.code = "TM201";
   diagnostic.range = {offset, offset + 1};
-  auto suppression = suppression_edit(document, diagnostic);
+  auto suppression = suppression_edit(document, diagnostic, engine::Catalog::builtin());
   if (!suppression) return std::nullopt;
   return apply_edits(text, {suppression->edit});
 }
@@ -176,7 +176,7 @@ TEST_CASE("suppressions: NOLINT for C++, noqa for build files (in a Dockerfile o
   Document internal("file:///p/x.py", std::filesystem::path("/p/x.py"), Language::Python, 1, "$\n");
   Diagnostic syntax_error;
   syntax_error.code = kParseErrorCode;
-  CHECK_FALSE(suppression_edit(internal, syntax_error));
+  CHECK_FALSE(suppression_edit(internal, syntax_error, engine::Catalog::builtin()));
 }
 
 TEST_CASE("minimal_edit: one edit between the common prefix and suffix, on character boundaries") {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 #include "torchmigrate/output/report.hpp"
 
 namespace format_tests {

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/linter.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
 #include "torchmigrate/output/report.hpp"
 #include "torchmigrate/output/unified_diff.hpp"
 

@@ -11,15 +11,15 @@ using output::FixKind;
 using output::Urgency;
 
 TEST_CASE("headline: urgency follows the first digit of the code") {
-  CHECK(output::urgency_of("TM101") == Urgency::Breaks);
-  CHECK(output::urgency_of("TM151") == Urgency::Breaks);
-  CHECK(output::urgency_of("TM201") == Urgency::Silent);
-  CHECK(output::urgency_of("TM302") == Urgency::Deprecated);
-  CHECK(output::urgency_of("TM404") == Urgency::Build);
-  CHECK(output::urgency_of("TM001") == Urgency::Other);
-  CHECK(output::urgency_of("TM900") == Urgency::Other);
-  CHECK(output::urgency_of("E902") == Urgency::Other);
-  CHECK(output::urgency_of("TM1") == Urgency::Other);
+  CHECK(output::urgency_of(engine::Catalog::builtin().find("TM101")) == Urgency::Breaks);
+  CHECK(output::urgency_of(engine::Catalog::builtin().find("TM151")) == Urgency::Breaks);
+  CHECK(output::urgency_of(engine::Catalog::builtin().find("TM201")) == Urgency::Silent);
+  CHECK(output::urgency_of(engine::Catalog::builtin().find("TM302")) == Urgency::Deprecated);
+  CHECK(output::urgency_of(engine::Catalog::builtin().find("TM404")) == Urgency::Build);
+  CHECK(output::urgency_of(engine::Catalog::builtin().find("TM001")) == Urgency::Other);
+  CHECK(output::urgency_of(engine::Catalog::builtin().find("TM900")) == Urgency::Other);
+  CHECK(output::urgency_of(engine::Catalog::builtin().find("E902")) == Urgency::Other);
+  CHECK(output::urgency_of(engine::Catalog::builtin().find("TM1")) == Urgency::Other);
   CHECK(output::urgency_label(Urgency::Breaks) == "breaks on upgrade");
   CHECK(output::urgency_id(Urgency::Silent) == "silent");
 }
@@ -27,7 +27,7 @@ TEST_CASE("headline: urgency follows the first digit of the code") {
 TEST_CASE("headline: the catalog's kinds agree with the urgency of their codes") {
   for (const engine::RuleSpec& rule : engine::Catalog::builtin().rules()) {
     INFO(rule.code);
-    Urgency urgency = output::urgency_of(rule.code);
+    Urgency urgency = output::urgency_of(&rule);
     CHECK((urgency == Urgency::Build) == (rule.kind == engine::RuleKind::Build));
     if (urgency == Urgency::Breaks) {
       CHECK((rule.kind == engine::RuleKind::Removed || rule.kind == engine::RuleKind::Renamed));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A plain report keeps only the lines its findings and fixes reach (engine/shown_lines.hpp):
+// A plain report keeps only the lines its findings and fixes reach (engine/run/shown_lines.hpp):
 // every format must print, byte for byte, what it prints from the whole texts.
 #include <catch2/catch.hpp>
 
@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/discovery.hpp"
-#include "torchmigrate/engine/file_io.hpp"
-#include "torchmigrate/engine/linter.hpp"
-#include "torchmigrate/engine/shown_lines.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/workspace/file_io.hpp"
+#include "torchmigrate/engine/lint/linter.hpp"
+#include "torchmigrate/engine/run/shown_lines.hpp"
 #include "torchmigrate/output/report.hpp"
 
 using namespace torchmigrate;

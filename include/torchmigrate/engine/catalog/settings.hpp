@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// What a run is asked to do: which rules, which torch range, which fixes.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "torchmigrate/buildfiles/file_kind.hpp"
+#include "torchmigrate/core/fix.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/workspace/project_facts.hpp"
+
+namespace torchmigrate::engine {
+
+using torchmigrate::TorchVersion;
+
+// Ruff's selection model: select replaces the default set, extend-select adds, ignore removes;
+// entries are codes or prefixes ("TM2", "TM10") or "ALL".
+struct RuleSelection {
+  std::vector<std::string> select;
+  std::vector<std::string> extend_select;
+  std::vector<std::string> ignore;
+  // The file's per-file-ignores: unlike `ignore`, they win over any selection, however specific.
+  std::vector<std::string> file_ignore = {};
+
+  [[nodiscard]] bool enabled(const RuleSpec& rule) const;
+};
+
+class Project;
+
+struct Settings {
+  RuleSelection selection;
+  // The project's place on the release train (torch_range.hpp, rule_lifecycle.hpp): the oldest
+  // and newest torch it supports (no newest: no upper bound pinned) and the release it upgrades to.
+  // Settings made without a project (tests, a buffer with no file) describe a project pinned to
+  // the catalog's base release and upgrading from it; a project's own pins replace both bounds.
+  TorchVersion min_torch = default_min_torch();
+  std::optional<TorchVersion> max_torch = default_min_torch();
+  TorchVersion target = default_target();
+  // False when nothing pins torch and nothing configures `min-torch`: min_torch is then only the
+  // catalog's base, not a fact about the project, so no fix that depends on the range is safe.
+  bool torch_range_known = true;
+  std::map<std::string, FixPolicy> policies;  // by code; "ALL" sets the default
+  bool unsafe_fixes = false;
+  // Files larger than this are not parsed: one TM900 note instead (0: no limit). Parsing costs
+  // about 2 s and 200 MB per MB of Python, so a generated 50 MB file would take minutes.
+  static constexpr size_t kDefaultMaxFileBytes = size_t{4} << 20;
+  size_t max_file_bytes = kDefaultMaxFileBytes;
+  // Which rules may offer fixes (Ruff's `fixable`/`unfixable`): empty `fixable` means all; the
+  // most specific selector wins, and on a tie `unfixable`.
+  std::vector<std::string> fixable;
+  std::vector<std::string> unfixable;
+  // The file's own project: its root and the facts gathered from its tree (lazily).
+  std::shared_ptr<const Project> project;
+  buildfiles::ExtraExtensions build_extensions;  // more build-file name endings (config)
+  // Skip rules whose triggers a file lacks (prefilter.hpp). Off only to test that the prefilter
+  // never drops a finding: every enabled rule then runs on every file, which is parsed.
+  bool prefilter = true;
+  // Directory of compile_commands.json for C/C++/CUDA files (`-p DIR`); empty: search upwards.
+  std::string compile_database_dir;
+
+  // The project's facts; nothing is known for a file outside any project.
+  [[nodiscard]] const ProjectFacts& project_facts() const;
+  [[nodiscard]] FixPolicy policy_for(std::string_view code) const;
+  [[nodiscard]] bool fixable_rule(const RuleSpec& rule) const;
+  // The newest release the fixed code must run on: the target, or a newer pinned maximum.
+  [[nodiscard]] TorchVersion newest_torch() const { return max_torch && target < *max_torch ? *max_torch : target; }
+  // The one place fix safety is derived: a fix whose requirement (`fix.requires`) is not met by
+  // every release from the oldest supported torch to newest_torch() is unsafe: `--fix` leaves it
+  // alone, `--unsafe-fixes` applies it knowing the fixed code breaks on some supported release.
+  [[nodiscard]] Applicability effective(const Fix& fix) const;
+  // Why `effective` made a fix unsafe ("needs torch >= 2.8; the project supports torch 2.7-2.8"),
+  // or "" when its requirement is met.
+  [[nodiscard]] std::string unmet_requirement(const Fix& fix) const;
+};
+
+// Throws std::invalid_argument naming the bad entry, for CLI and config errors.
+void validate_selector(std::string_view selector, const Catalog& catalog);
+FixPolicy parse_policy(std::string_view value);
+
+}  // namespace torchmigrate::engine

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/engine/lint/add_noqa.hpp"
+
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "torchmigrate/buildfiles/file_kind.hpp"
+#include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/lint/suppressions.hpp"
+#include "torchmigrate/python/syntax_tree.hpp"
+#include "torchmigrate/python/tree_walk.hpp"
+
+namespace torchmigrate::engine {
+namespace {
+
+// A comment appended at the end of this line would land inside a multi-line string.
+bool line_ends_in_string(const python::SyntaxTree& tree, uint32_t line_end) {
+  if (line_end == 0) return false;
+  for (python::Node node = tree.root().descendant_for_range(line_end - 1, line_end); node; node = node.parent()) {
+    if (node.kind() == "string" && node.start() < line_end && node.end() > line_end) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<TextRange> python_comments(const python::SyntaxTree& tree) {
+  std::vector<TextRange> comments;
+  python::for_each_node(tree.root(), [&](python::Node node) {
+    if (node.kind() == "comment") comments.push_back(node.range());
+  });
+  return comments;
+}
+
+bool is_suppressible(const Diagnostic& diagnostic, const Catalog& catalog) {
+  // Catalog rules only, and not the unused-suppression rule: a directive for it would be unused.
+  const RuleSpec* rule = catalog.find(diagnostic.code);
+  return rule != nullptr && rule->check_family != "unused-suppression";
+}
+
+std::optional<Edit> line_suppression(const SourceFile& file, const python::SyntaxTree* tree,
+                                     const Suppressions& suppressions, uint32_t line,
+                                     const std::vector<std::string>& codes) {
+  // cmd.exe has no `#` comment: text appended to `set X=...` would become part of the value.
+  // A notebook's lines are JSON: a comment belongs inside a cell's string, not after it.
+  if (file.language() == Language::Notebook || file.language() == Language::Unknown ||
+      (file.language() == Language::BuildFile && buildfiles::kind_for(file.path()) == buildfiles::FileKind::Batch)) {
+    return std::nullopt;
+  }
+  if (file.language() == Language::Python && tree == nullptr) return std::nullopt;  // strings unknown
+  TextRange range = file.lines().line_range(line, file.text());
+  std::string_view content = file.slice(range);
+  size_t last = content.find_last_not_of(" \t");
+  if (last != std::string_view::npos && content[last] == '\\') return std::nullopt;  // continued line
+  if (tree != nullptr && line_ends_in_string(*tree, range.end)) return std::nullopt;
+  return noqa_edit(file, suppressions, line, codes);
+}
+
+NoqaResult add_noqa(const SourceFile& file, const std::vector<Diagnostic>& diagnostics, const Catalog& catalog) {
+  if (file.is_excerpt()) throw std::logic_error("--add-noqa needs the whole text of " + file.path());
+  NoqaResult result;
+  result.text = file.text();
+  std::map<uint32_t, std::set<std::string>> codes_by_line;
+  for (const Diagnostic& diagnostic : diagnostics) {
+    if (is_suppressible(diagnostic, catalog))
+      codes_by_line[file.lines().line_of(diagnostic.range.start)].insert(diagnostic.code);
+  }
+  if (codes_by_line.empty()) return result;
+  std::optional<python::SyntaxTree> tree;
+  std::vector<TextRange> comments;
+  if (file.language() == Language::Python) {
+    tree.emplace(python::SyntaxTree::parse(file.text()));
+    comments = python_comments(*tree);
+  }
+  Suppressions suppressions = Suppressions::parse(file, tree ? &comments : nullptr);
+  std::vector<Edit> edits;
+  for (const auto& [line, codes] : codes_by_line) {
+    std::optional<Edit> edit =
+        line_suppression(file, tree ? &*tree : nullptr, suppressions, line, {codes.begin(), codes.end()});
+    if (!edit) {
+      result.skipped_lines.push_back(line + 1);
+      continue;
+    }
+    edits.push_back(std::move(*edit));
+    ++result.added;
+  }
+  result.text = apply_edits(file.text(), edits);
+  return result;
+}
+
+}  // namespace torchmigrate::engine
