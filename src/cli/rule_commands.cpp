@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 std::string fix_label(const engine::RuleSpec& rule) {
   if (!rule.fix_applicability) return "none";
   std::string label(to_string(*rule.fix_applicability));
-  if (!rule.fix_compat.empty()) label += " (needs " + to_string(rule.fix_compat) + ")";
+  if (!rule.fix_requirements.empty()) label += " (needs " + to_string(rule.fix_requirements) + ")";
   if (rule.fix_policies) label += ", keep-old/adopt-new";
   return label;
 }
@@ -119,8 +119,8 @@ nlohmann::ordered_json rule_json(const engine::RuleSpec& rule) {
   nlohmann::ordered_json fix = {
       {"applicability", rule.fix_applicability ? std::string(to_string(*rule.fix_applicability)) : "none"},
       {"requires",
-       !rule.fix_compat.empty()
-           ? nlohmann::ordered_json{{"torch", to_string(rule.fix_compat).substr(std::string_view("torch").size())}}
+       !rule.fix_requirements.empty()
+           ? nlohmann::ordered_json{{"torch", to_string(rule.fix_requirements).substr(std::string_view("torch").size())}}
            : nlohmann::ordered_json::object()},
       {"policies", rule.fix_policies}};
   nlohmann::ordered_json out = {{"code", rule.code},

@@ -23,8 +23,8 @@ json fix_record(const Fix& fix) {
   for (const Edit& edit : fix.edits) edits.push_back({edit.range.start, edit.range.end, edit.replacement});
   return {{"title", fix.title},
           {"applicability", static_cast<int>(fix.applicability)},
-          {"requires_torch", fix.compat.torch ? fix.compat.torch->str() : ""},
-          {"requires_torch_below", fix.compat.below ? fix.compat.below->str() : ""},
+          {"requires_torch", fix.requirements.torch ? fix.requirements.torch->str() : ""},
+          {"requires_torch_below", fix.requirements.below ? fix.requirements.below->str() : ""},
           {"policy", static_cast<int>(fix.policy)},
           {"edits", edits}};
 }
@@ -72,9 +72,9 @@ Diagnostic read_diagnostic(const json& record, size_t text_size) {
     fix.title = fix_json.at("title").get<std::string>();
     fix.applicability = enum_at(fix_json.at("applicability"), Applicability::DisplayOnly);
     std::string torch = fix_json.at("requires_torch").get<std::string>();
-    if (!torch.empty()) fix.compat.torch = TorchVersion::parse(torch);
+    if (!torch.empty()) fix.requirements.torch = TorchVersion::parse(torch);
     std::string below = fix_json.value("requires_torch_below", "");
-    if (!below.empty()) fix.compat.below = TorchVersion::parse(below);
+    if (!below.empty()) fix.requirements.below = TorchVersion::parse(below);
     fix.policy = enum_at(fix_json.at("policy"), FixPolicy::AdoptNew);
     for (const json& edit : fix_json.at("edits")) {
       fix.edits.push_back({range_at(edit, text_size), edit.at(2).get<std::string>()});

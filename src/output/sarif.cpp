@@ -83,7 +83,7 @@ std::string_view problem_severity(Severity severity) {
 std::string fix_label(const engine::RuleSpec& rule) {
   if (!rule.fix_applicability) return "none";
   std::string label(to_string(*rule.fix_applicability));
-  if (!rule.fix_compat.empty()) label += " (needs " + to_string(rule.fix_compat) + ")";
+  if (!rule.fix_requirements.empty()) label += " (needs " + to_string(rule.fix_requirements) + ")";
   return label;
 }
 
@@ -178,7 +178,7 @@ nlohmann::json fix_json(const Report& report, const SourceFile& file, const Fix&
     replacements.push_back({{"deletedRegion", region(file, edit.range)}, {"insertedContent", {{"text", edit.replacement}}}});
   }
   nlohmann::json properties{{"applicability", to_string(settings.effective(fix))}};
-  if (!fix.compat.empty()) properties["requires"] = to_string(fix.compat);
+  if (!fix.requirements.empty()) properties["requires"] = to_string(fix.requirements);
   if (fix.policy != FixPolicy::None) properties["policy"] = to_string(fix.policy);
   return {{"description", {{"text", fix.title}}},
           {"artifactChanges", nlohmann::json::array({nlohmann::json{{"artifactLocation", artifact_location(report, file)},

@@ -46,7 +46,7 @@ struct Fix {
   std::string title;  // imperative: "Replace with `x`"
   std::vector<Edit> edits;
   Applicability applicability = Applicability::Safe;
-  FixRequirements compat;  // what the fixed code requires
+  FixRequirements requirements;  // what the fixed code requires
   FixPolicy policy = FixPolicy::None;
   // Modules the fix makes the file import (`from x import a`: `x`, and `x.a` when `a` is a
   // module). A fix that would make a module import itself is withheld (engine/lint/fixer.hpp).

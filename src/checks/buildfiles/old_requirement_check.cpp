@@ -51,7 +51,7 @@ class OldRequirementCheck final : public engine::FileCheck {
       Fix fix;
       fix.title = "Require `" + requirement.name + specifier + "`";
       fix.applicability = rule().fix_applicability.value_or(Applicability::Unsafe);  // the catalog decides
-      fix.compat = rule().fix_compat;
+      fix.requirements = rule().fix_requirements;
       if (requirement.needs_quoting) {
         // `pip install onnxscript>=0.3.1` would redirect to a file: quote the word.
         uint32_t from = requirement.specifier_range.start - requirement.word_range.start;

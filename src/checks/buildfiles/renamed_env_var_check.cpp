@@ -70,7 +70,7 @@ class RenamedEnvVarCheck final : public engine::FileCheck {
         fix.title = "Remove the assignment (`" + assignment.value + "` was the default)";
         fix.edits.push_back(Edit::remove(*assignment.removal));
         fix.applicability = catalog_applicability();
-        fix.compat = rule().fix_compat;
+        fix.requirements = rule().fix_requirements;
         diagnostic.fixes.push_back(std::move(fix));
       } else {
         diagnostic.message += "; its value is not a literal on/off value, so no fix is offered";
@@ -92,7 +92,7 @@ class RenamedEnvVarCheck final : public engine::FileCheck {
                                                 : new_on_value_;
     fix.edits.push_back(Edit::replace(assignment.value_range, value));
     fix.applicability = applicability;
-    fix.compat = rule().fix_compat;
+    fix.requirements = rule().fix_requirements;
     return fix;
   }
 

@@ -75,7 +75,7 @@ class CxxRenamedIdentifierCheck final : public engine::FileCheck {
     Fix fix;
     fix.title = "Rename the old DLPack names in this file";
     fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
-    fix.compat = rule().fix_compat;
+    fix.requirements = rule().fix_requirements;
     for (const Use& use : uses) {
       fix.edits.push_back(Edit::replace(scan.tokens()[use.token].range, use.rename->new_name));
     }

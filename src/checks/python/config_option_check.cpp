@@ -38,7 +38,7 @@ struct OptionSpec {
   std::vector<std::string> new_keys;  // one for a rename, several when each must be set
   std::string move_to;                // the module the option moved to
   std::string detail;
-  FixRequirements compat;  // the rule's `fix.requires`, or the option's own
+  FixRequirements requirements;  // the rule's `fix.requires`, or the option's own
   Action read = Action::Report;
   bool display_only_in_options = false;
   std::vector<ValueRule> values;
@@ -49,7 +49,7 @@ struct EnvSpec {
   std::string new_name;
   std::string detail;
   std::vector<ValueRule> values;
-  FixRequirements compat;  // the rule's `fix.requires`, or the variable's own
+  FixRequirements requirements;  // the rule's `fix.requires`, or the variable's own
 };
 
 Action parse_action(const std::string& text, const std::string& where) {
@@ -128,8 +128,8 @@ class ConfigOptionCheck final : public engine::PythonCheck {
       if (entry.has("new_keys")) spec.new_keys = entry.strings("new_keys");
       if (entry.has("move_to")) spec.move_to = entry.string("move_to");
       spec.detail = entry.string("detail");
-      spec.compat = rule.fix_compat;
-      if (entry.has("requires")) spec.compat = engine::parse_fix_requirements(entry.json("requires"), where + ": requires");
+      spec.requirements = rule.fix_requirements;
+      if (entry.has("requires")) spec.requirements = engine::parse_fix_requirements(entry.json("requires"), where + ": requires");
       if (entry.has("read")) spec.read = parse_action(entry.string("read"), where);
       if (entry.has("in_compile_options")) {
         std::string mode = entry.string("in_compile_options");
@@ -148,9 +148,9 @@ class ConfigOptionCheck final : public engine::PythonCheck {
         if (entry.has("new_name")) spec.new_name = entry.string("new_name");
         spec.detail = entry.string("detail");
         spec.values = parse_values(entry, rule.code + " environment variable `" + spec.name + "`");
-        spec.compat = rule.fix_compat;
+        spec.requirements = rule.fix_requirements;
         if (entry.has("requires")) {
-          spec.compat = engine::parse_fix_requirements(
+          spec.requirements = engine::parse_fix_requirements(
               entry.json("requires"), rule.code + " environment variable `" + spec.name + "`: requires");
         }
         entry.finish();
@@ -223,7 +223,7 @@ class ConfigOptionCheck final : public engine::PythonCheck {
     if (rule->action == Action::Report) return;
 
     Fix fix;
-    fix.compat = spec.compat;
+    fix.requirements = spec.requirements;
     fix.applicability = rule->applicability;
     bool built = rule->action == Action::Rename ? rename(usage, spec, *rule, finder, fix) : remove(usage, fix);
     if (!built) return;
@@ -410,7 +410,7 @@ class ConfigOptionCheck final : public engine::PythonCheck {
     if (rule->action == Action::Report) return;
     Fix fix;
     fix.applicability = rule->applicability;
-    fix.compat = spec.compat;
+    fix.requirements = spec.requirements;
     if (!rule->title.empty()) fix.title = rule->title;
     if (rule->action == Action::Rename) {
       if (spec.new_name.empty() || (!rule->value.empty() && !value)) return;

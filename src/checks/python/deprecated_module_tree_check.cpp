@@ -142,7 +142,7 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
     fix.title = "Import from `" + move_->to + "`";
     fix.edits = pending.fix;
     fix.applicability = rule().fix_applicability.value_or(Applicability::Unsafe);
-    fix.compat = rule().fix_compat;
+    fix.requirements = rule().fix_requirements;
     fix.imported_modules = pending.imports;
     return fix;
   }

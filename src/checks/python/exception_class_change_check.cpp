@@ -187,7 +187,7 @@ class ExceptionClassChangeCheck final : public engine::PythonCheck {
     fix.title = "Replace with `" + replacement + "`";
     fix.edits.push_back(Edit::replace(comparison_node.range(), replacement));
     fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
-    fix.compat = rule().fix_compat;
+    fix.requirements = rule().fix_requirements;
     diagnostic.fixes.push_back(std::move(fix));
   }
 

@@ -79,7 +79,7 @@ class HopBodyAliasesInputCheck final : public engine::PythonCheck {
         Fix fix;
         fix.title = "Work on `" + std::string(target.text()) + ".clone()` or build a new tensor instead of modifying the input";
         fix.applicability = Applicability::DisplayOnly;
-        fix.compat = rule().fix_compat;
+        fix.requirements = rule().fix_requirements;
         diagnostic.fixes.push_back(std::move(fix));
       }
     }
@@ -215,7 +215,7 @@ class HopBodyAliasesInputCheck final : public engine::PythonCheck {
     fix.title = "Return `" + std::string(expression.text()) + ".clone()`";
     fix.edits.push_back(Edit::insert(expression.end(), ".clone()"));
     fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
-    fix.compat = rule().fix_compat;
+    fix.requirements = rule().fix_requirements;
     diagnostic.fixes.push_back(std::move(fix));
   }
 

@@ -105,7 +105,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
     fix.title = std::string(given ? "Pass" : "Add") + " `" + keyword_ + "=" + value + "` to " + why;
     fix.edits.push_back(given ? Edit::replace(given.range(), value) : arguments.add_keyword(keyword_, value));
     fix.policy = policy;
-    fix.compat = rule().fix_compat;
+    fix.requirements = rule().fix_requirements;
     // Pinning the old value never changes behaviour (the catalog's safety); writing the new one
     // is a decision, so at best unsafe.
     Applicability catalog = rule().fix_applicability.value_or(Applicability::Safe);

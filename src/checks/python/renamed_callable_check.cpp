@@ -232,7 +232,7 @@ void RenamedCallableCheck::report(const Reference& reference, const Rewrite& rew
   fix.title = rename.title;
   fix.edits = std::get<std::vector<Edit>>(rewrite);
   fix.applicability = *rule().fix_applicability;
-  fix.compat = rule().fix_compat;
+  fix.requirements = rule().fix_requirements;
   diagnostic.fixes.push_back(std::move(fix));
 }
 

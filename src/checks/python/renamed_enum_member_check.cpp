@@ -56,7 +56,7 @@ class RenamedEnumMemberCheck final : public engine::PythonCheck {
     fix.title = "Replace with `" + replacement + "`";
     fix.edits.push_back(Edit::replace(site.range(), replacement));
     fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
-    fix.compat = rule().fix_compat;
+    fix.requirements = rule().fix_requirements;
     diagnostic.fixes.push_back(std::move(fix));
   }
 

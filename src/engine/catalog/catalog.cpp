@@ -270,11 +270,11 @@ void read_fix(const json& object, const std::string& where, TorchVersion newest,
   if (applicability == "safe") rule.fix_applicability = Applicability::Safe;
   if (applicability == "unsafe") rule.fix_applicability = Applicability::Unsafe;
   if (applicability == "display-only") rule.fix_applicability = Applicability::DisplayOnly;
-  rule.fix_compat = {};
+  rule.fix_requirements = {};
   if (const json* requirements = fix.optional_object("requires")) {
     if (!rule.fix_applicability) fix.fail("a rule without a fix has no `requires`");
-    rule.fix_compat = parse_fix_requirements(*requirements, where + ".requires");
-    if (rule.fix_compat.torch && newest < *rule.fix_compat.torch) {
+    rule.fix_requirements = parse_fix_requirements(*requirements, where + ".requires");
+    if (rule.fix_requirements.torch && newest < *rule.fix_requirements.torch) {
       fix.fail("`requires` names a torch newer than the rule's release");
     }
   }

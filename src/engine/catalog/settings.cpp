@@ -60,23 +60,23 @@ Applicability Settings::effective(const Fix& fix) const {
 std::string Settings::unmet_requirement(const Fix& fix) const {
   // As Ruff assumes the oldest Python without a `requires-python`: an unknown range may reach
   // any release, so a fix that needs some releases, or keeps an old default, is not safe.
-  if (!torch_range_known && (!fix.compat.empty() || fix.policy == FixPolicy::KeepOld)) {
+  if (!torch_range_known && (!fix.requirements.empty() || fix.policy == FixPolicy::KeepOld)) {
     std::string needs = "keeps the old default";
-    if (fix.compat.torch) {
-      needs = fmt::format("needs torch >= {}", fix.compat.torch->str());
-    } else if (fix.compat.below) {
-      needs = fmt::format("needs torch < {}", fix.compat.below->str());
+    if (fix.requirements.torch) {
+      needs = fmt::format("needs torch >= {}", fix.requirements.torch->str());
+    } else if (fix.requirements.below) {
+      needs = fmt::format("needs torch < {}", fix.requirements.below->str());
     }
     return needs + "; no torch pin found, so the supported range is unknown: pin torch or set `min-torch`";
   }
   TorchVersion newest = newest_torch();
-  bool too_old = fix.compat.torch && min_torch < *fix.compat.torch;
-  bool too_new = fix.compat.below && !(newest < *fix.compat.below);
+  bool too_old = fix.requirements.torch && min_torch < *fix.requirements.torch;
+  bool too_new = fix.requirements.below && !(newest < *fix.requirements.below);
   if (!too_old && !too_new) return {};
   std::string supported = min_torch < newest ? fmt::format("{}-{}", min_torch.str(), newest.str()) : min_torch.str();
   if (too_old)
-    return fmt::format("needs torch >= {}; the project supports torch {}", fix.compat.torch->str(), supported);
-  return fmt::format("needs torch < {}; the project supports torch {}", fix.compat.below->str(), supported);
+    return fmt::format("needs torch >= {}; the project supports torch {}", fix.requirements.torch->str(), supported);
+  return fmt::format("needs torch < {}; the project supports torch {}", fix.requirements.below->str(), supported);
 }
 
 void validate_selector(std::string_view selector, const Catalog& catalog) {

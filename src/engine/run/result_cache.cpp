@@ -192,8 +192,8 @@ std::string encode(const std::vector<Diagnostic>& diagnostics) {
         out.str(edit.replacement);
       }
       out.u8(static_cast<uint8_t>(fix.applicability));
-      out.str(fix.compat.torch ? fix.compat.torch->str() : "");
-      out.str(fix.compat.below ? fix.compat.below->str() : "");
+      out.str(fix.requirements.torch ? fix.requirements.torch->str() : "");
+      out.str(fix.requirements.below ? fix.requirements.below->str() : "");
       out.u32(static_cast<uint32_t>(fix.imported_modules.size()));
       for (const std::string& module : fix.imported_modules) out.str(module);
       out.u8(static_cast<uint8_t>(fix.policy));
@@ -246,8 +246,8 @@ std::vector<Diagnostic> decode(std::string_view payload, std::string_view text, 
           throw Rejected{};
         }
       };
-      version(fix.compat.torch);
-      version(fix.compat.below);
+      version(fix.requirements.torch);
+      version(fix.requirements.below);
       fix.imported_modules.resize(in.count(kLeastString));
       for (std::string& module : fix.imported_modules) module = in.str();
       fix.policy = static_cast<FixPolicy>(in.choice(static_cast<int>(FixPolicy::AdoptNew)));

@@ -70,7 +70,7 @@ TEST_CASE("the custom op layout move needs torch 2.8 and is display-only inside 
       "torch.compile(m, options={'custom_op_default_layout_constraint': 'flexible_layout'})\n";
   std::vector<Diagnostic> diagnostics = lint("TM103", source);
   REQUIRE(diagnostics.size() == 2);
-  CHECK(diagnostics[0].fixes.at(0).compat.torch == TorchVersion{2, 8});
+  CHECK(diagnostics[0].fixes.at(0).requirements.torch == TorchVersion{2, 8});
   CHECK(diagnostics[0].fixes.at(0).edits.at(0).replacement == "fc.custom_op_default_layout_constraint");
   CHECK(diagnostics[1].fixes.empty());  // a key string cannot move to another module
   CHECK(fixed("TM103", source) == source);

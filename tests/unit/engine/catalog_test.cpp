@@ -197,7 +197,7 @@ TEST_CASE("a later release's change to a rule applies once the project's range r
   CHECK(later.message == "`{callee}` changed again");
   CHECK(later.severity == Severity::Error);
   CHECK(later.fix_applicability == Applicability::Unsafe);
-  CHECK(to_string(later.fix_compat) == "torch>=2.9");
+  CHECK(to_string(later.fix_requirements) == "torch>=2.9");
   CHECK(catalog.targets() == std::vector<TorchVersion>{{2, 8}, {2, 9}});
 
   auto lint = [&](const char* target) {

@@ -185,7 +185,7 @@ TEST_CASE("an entry with a valid checksum is still checked against the file and 
   bad_edit.fixes[0].edits[0].range = {500, 501};
   CHECK_FALSE(stored_with(bad_edit));
   Diagnostic with_torch = finding();
-  with_torch.fixes[0].compat.torch = TorchVersion::parse("2.8");
+  with_torch.fixes[0].requirements.torch = TorchVersion::parse("2.8");
   CHECK(stored_with(with_torch));
 
   // Read with other settings, or for another file or text, an entry does not verify.

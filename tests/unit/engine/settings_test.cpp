@@ -47,7 +47,7 @@ TEST_CASE("rule selection follows Ruff: select replaces, extend adds, the most s
 
 TEST_CASE("a fix whose requirement the oldest supported torch does not meet is unsafe, and says why") {
   Fix fix;
-  fix.compat.torch = TorchVersion::parse("2.8");
+  fix.requirements.torch = TorchVersion::parse("2.8");
   Settings settings;
   settings.min_torch = TorchVersion::parse("2.7");
   CHECK(settings.effective(fix) == Applicability::Unsafe);
@@ -72,9 +72,9 @@ TEST_CASE("a fix whose requirement the oldest supported torch does not meet is u
 
 TEST_CASE("a fix whose spelling a later release removes is unsafe once the range reaches that release") {
   Fix fix;  // export_for_training: from 2.5, gone in 2.11
-  fix.compat.torch = TorchVersion::parse("2.5");
-  fix.compat.below = TorchVersion::parse("2.11");
-  CHECK(torchmigrate::to_string(fix.compat) == "torch>=2.5,<2.11");
+  fix.requirements.torch = TorchVersion::parse("2.5");
+  fix.requirements.below = TorchVersion::parse("2.11");
+  CHECK(torchmigrate::to_string(fix.requirements) == "torch>=2.5,<2.11");
   Settings settings;
   settings.min_torch = TorchVersion::parse("2.7");
   settings.target = TorchVersion::parse("2.8");
@@ -94,14 +94,14 @@ TEST_CASE("a fix whose spelling a later release removes is unsafe once the range
 TEST_CASE("fix requirements come from the catalog: keep-old `dynamo=False` needs torch 2.4") {
   const RuleSpec* tm302 = Catalog::builtin().find("TM302");
   REQUIRE(tm302 != nullptr);
-  REQUIRE(tm302->fix_compat.torch.has_value());
-  Fix keep_old{"Add `dynamo=False`", {}, Applicability::Safe, tm302->fix_compat, FixPolicy::KeepOld, {}};
+  REQUIRE(tm302->fix_requirements.torch.has_value());
+  Fix keep_old{"Add `dynamo=False`", {}, Applicability::Safe, tm302->fix_requirements, FixPolicy::KeepOld, {}};
   Settings settings;
   settings.min_torch = TorchVersion::parse("2.3");
   CHECK(settings.effective(keep_old) == Applicability::Unsafe);
   settings.min_torch = TorchVersion::parse("2.4");
   CHECK(settings.effective(keep_old) == Applicability::Safe);
-  CHECK(to_string(tm302->fix_compat) == "torch>=2.4");
+  CHECK(to_string(tm302->fix_requirements) == "torch>=2.4");
 }
 
 TEST_CASE("versions, policies and selectors reject bad input with a message") {

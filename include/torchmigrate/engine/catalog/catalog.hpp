@@ -113,7 +113,7 @@ struct RuleSpec {
   // an empty object). A pointer keeps nlohmann/json.hpp out of every file that includes this one.
   std::shared_ptr<const nlohmann::json> check_params;
   std::optional<Applicability> fix_applicability;  // nullopt: the rule has no fix
-  FixRequirements fix_compat;  // the catalog's `fix.requires`
+  FixRequirements fix_requirements;  // the catalog's `fix.requires`
   bool fix_policies = false;
   std::shared_ptr<const LazyDocs> lazy_docs;
   [[nodiscard]] const RuleDocs& docs() const { return lazy_docs->get(); }
