@@ -34,6 +34,16 @@ void set_value(Assignment& assignment, const LogicalLine& line, size_t from, siz
   }
 }
 
+// `name`, spelt at [name_from, name_to) of the line, set to the value at [value_from, value_to).
+Assignment assignment_of(std::string name, const LogicalLine& line, size_t name_from, size_t name_to, size_t value_from,
+                         size_t value_to) {
+  Assignment assignment;
+  assignment.name = std::move(name);
+  assignment.name_range = line.token_range(name_from, name_to);
+  set_value(assignment, line, value_from, value_to);
+  return assignment;
+}
+
 bool is_operator_word(const ShellWord& word) { return word.is_operator; }
 
 bool is_declaration(std::string_view word) {
@@ -89,11 +99,9 @@ void shell_assignments(const BuildFile& file, size_t index, size_t from, bool li
     std::string_view name = raw.substr(name_at, equals - name_at);
     if (!wanted(name, names) || !is_assignment_word(raw.substr(name_at))) continue;
 
-    Assignment assignment;
-    assignment.name = std::string(name);
     size_t base = from + word.begin;
-    assignment.name_range = line.token_range(base + name_at, base + equals);
-    set_value(assignment, line, base + equals + 1, from + word.end);
+    Assignment assignment =
+        assignment_of(std::string(name), line, base + name_at, base + equals, base + equals + 1, from + word.end);
 
     if (name_at == 0) {
       // Where does the word sit in its command?
@@ -149,11 +157,9 @@ void dockerfile_assignments(const BuildFile& file, size_t index, const std::vect
   if (equals_ignore_case(instruction, "ENV") && words[0].value.find('=') == std::string::npos) {
     // Legacy `ENV NAME value with spaces`.
     if (!wanted(words[0].value, names)) return;
-    Assignment assignment;
-    assignment.name = words[0].value;
-    assignment.name_range = line.token_range(base + words[0].begin, base + words[0].end);
     size_t value_start = words.size() > 1 ? base + words[1].begin : text.size();
-    set_value(assignment, line, value_start, trim_end(text, value_start, text.size()));
+    Assignment assignment = assignment_of(words[0].value, line, base + words[0].begin, base + words[0].end, value_start,
+                                          trim_end(text, value_start, text.size()));
     assignment.removal = TextRange{line.begin, line.end};
     out.push_back(std::move(assignment));
     return;
@@ -205,11 +211,10 @@ void yaml_assignments(const BuildFile& file, size_t index, const std::vector<std
                                      key_end - key_start - (key_quoted ? 2 : 0));
   if (colon < text.size() && text[colon] == ':' && (colon + 1 == text.size() || is_space(text[colon + 1]))) {
     if (wanted(key, names)) {
-      Assignment assignment;
-      assignment.name = std::string(key);
-      assignment.name_range = line.token_range(key_start + (key_quoted ? 1 : 0), key_end - (key_quoted ? 1 : 0));
       size_t value_start = skip_spaces(text, colon + 1);
-      set_value(assignment, line, value_start, trim_end(text, value_start, text.size()));
+      Assignment assignment =
+          assignment_of(std::string(key), line, key_start + (key_quoted ? 1 : 0), key_end - (key_quoted ? 1 : 0),
+                        value_start, trim_end(text, value_start, text.size()));
       if (!list_item) assignment.removal = whole_line(file, index);
       out.push_back(std::move(assignment));
       return;
@@ -248,10 +253,8 @@ void makefile_assignments(const BuildFile& file, size_t index, const std::vector
     }
   }
   if (value_start == std::string_view::npos) return;
-  Assignment assignment;
-  assignment.name = std::string(name);
-  assignment.name_range = line.token_range(i, name_end);
-  set_value(assignment, line, value_start, trim_end(text, value_start, text.size()));
+  Assignment assignment =
+      assignment_of(std::string(name), line, i, name_end, value_start, trim_end(text, value_start, text.size()));
   assignment.removal = TextRange{line.begin, line.end};
   out.push_back(std::move(assignment));
 }
@@ -269,11 +272,7 @@ void cmake_assignments(const BuildFile& file, size_t index, const std::vector<st
         if (after < text.size() && text[after] == '=') {
           size_t end = after + 1;
           while (end < text.size() && !is_space(text[end]) && text[end] != ')' && text[end] != '"') ++end;
-          Assignment assignment;
-          assignment.name = name;
-          assignment.name_range = line.token_range(at, after);
-          set_value(assignment, line, after + 1, end);
-          out.push_back(std::move(assignment));
+          out.push_back(assignment_of(name, line, at, after, after + 1, end));
         }
         continue;
       }
@@ -314,10 +313,7 @@ void cmake_assignments(const BuildFile& file, size_t index, const std::vector<st
         if (!joined.empty()) joined += ';';
         joined += word.value;
       }
-      Assignment assignment;
-      assignment.name = name;
-      assignment.name_range = line.token_range(at, after);
-      set_value(assignment, line, value_start, value_end);
+      Assignment assignment = assignment_of(name, line, at, after, value_start, value_end);
       assignment.value = joined;
       out.push_back(std::move(assignment));
     }
@@ -349,11 +345,7 @@ void key_value_assignments(const BuildFile& file, size_t index, const std::vecto
           ++value_end;
         }
       }
-      Assignment assignment;
-      assignment.name = name;
-      assignment.name_range = line.token_range(at, after);
-      set_value(assignment, line, value_start, value_end);
-      out.push_back(std::move(assignment));
+      out.push_back(assignment_of(name, line, at, after, value_start, value_end));
     }
   }
 }

@@ -2,6 +2,7 @@
 #include "torchmigrate/checks/config_usage.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/python/statement_edits.hpp"
@@ -17,6 +18,59 @@ using python::remove_from_sequence;
 using python::remove_lines_spanning_neighbour;
 using python::remove_statement;
 using python::rest_of_line_is_empty;
+
+// ---------------------------------------------------------------------------------------------
+// The entry points known by name: how Python code reads and sets any config option or
+// environment variable. What changed about an option is the catalog's (the `config-option`
+// params in rules/*.json); these ways of setting one are shared by every such rule, so they live
+// here, in one table.
+
+// A call that takes a dict of Inductor options.
+struct OptionsCall {
+  std::string_view callee;   // fully qualified
+  std::string_view keyword;  // the argument that holds the dict
+  // torch.compile's options: read only by the Inductor backend (the default), and a `-` in a key
+  // reads as `_` (`key.replace("-", "_")`).
+  bool compile_options;
+};
+
+struct EntryPoints {
+  // The builtins that read and write an attribute by name: `getattr(cfg.a, "b")`,
+  // `setattr(cfg.a, "b", v)`.
+  std::string_view getattr = "getattr";
+  std::string_view setattr = "setattr";
+  // unittest.mock's patchers, however imported: `patch.object(cfg.a, "b", v)` and
+  // `patch("torch._inductor.config.a.b", v)`; both also take the value as `new=`.
+  std::array<std::string_view, 2> mock_patch_object = {"unittest.mock.patch.object", "mock.patch.object"};
+  std::array<std::string_view, 2> mock_patch = {"unittest.mock.patch", "mock.patch"};
+  std::string_view mock_value_keyword = "new";
+  // The methods of every config module: `cfg.patch(...)` (keywords, `"key", value`, a dict or a
+  // `**dict`) and `cfg.load_config(dict)`.
+  std::string_view patch_method = "patch";
+  std::string_view load_config_method = "load_config";
+  // The calls that take Inductor options as a dict, and the config module those options are of.
+  std::array<OptionsCall, 4> options_calls = {{
+      {"torch.compile", "options", true},
+      {"torch._export.aot_compile", "options", false},
+      {"torch._inductor.aot_compile", "options", false},
+      {"torch._inductor.aoti_compile_and_package", "inductor_configs", false},
+  }};
+  std::string_view options_module = "torch._inductor.config";
+  // torch.compile's `backend=` argument, and the backend that reads its `options=`.
+  std::string_view compile_backend_keyword = "backend";
+  std::string_view inductor_backend = "inductor";
+  // Setting an environment variable: `os.environ["X"] = v`, `os.environ.setdefault("X", v)`,
+  // `os.putenv("X", v)`.
+  std::string_view os_environ = "os.environ";
+  std::array<std::string_view, 2> environment_setters = {"os.environ.setdefault", "os.putenv"};
+};
+
+constexpr EntryPoints kEntryPoints{};
+
+template <size_t N>
+bool one_of(std::string_view name, const std::array<std::string_view, N>& names) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
 
 bool has_multiline_string(Node node) {
   std::string_view kind = node.kind();
@@ -294,115 +348,126 @@ void ConfigUsageFinder::dict_entries(Node dict, const std::string& module, Node 
 void ConfigUsageFinder::from_call(Node call, std::vector<ConfigUsage>& out) const {
   CallArguments arguments(call);
   if (!arguments.valid()) return;
-  const std::vector<Node>& positional = arguments.positional();
-  Node function = call.field("function");
-
-  // getattr / setattr on a config object (the builtins, not a local function of that name).
-  if (function && function.kind() == "identifier" && (function.text() == "getattr" || function.text() == "setattr") &&
-      model_.lookup(function.text(), function) == nullptr && positional.size() >= 2) {
-    auto object = config_object(positional[0]);
-    std::optional<std::string> name = plain_string(positional[1]);
-    if (!object || !name) return;
-    ConfigUsage usage;
-    usage.kind = function.text() == "getattr" ? ConfigUsageKind::GetAttr : ConfigUsageKind::SetAttr;
-    usage.module = object->first;
-    usage.key_prefix = object->second;
-    usage.key = object->second + *name;
-    usage.site = call;
-    usage.key_node = positional[1];
-    if (usage.kind == ConfigUsageKind::SetAttr && positional.size() >= 3) usage.value = positional[2];
-    usage.owner_call = call;
-    out.push_back(std::move(usage));
-    return;
-  }
-
+  if (from_attribute_call(call, arguments, out)) return;
   std::optional<std::string> callee = model_.resolve_call(call);
   if (!callee) return;
+  if (from_mock_call(call, *callee, arguments, out)) return;
+  if (from_options_call(call, *callee, arguments, out)) return;
+  from_config_method(call, *callee, arguments, out);
+}
 
-  if (*callee == "unittest.mock.patch.object" || *callee == "mock.patch.object") {
-    if (positional.size() < 2) return;
-    auto object = config_object(positional[0]);
-    std::optional<std::string> name = plain_string(positional[1]);
-    if (!object || !name) return;
-    ConfigUsage usage;
-    usage.kind = ConfigUsageKind::MockPatchObject;
-    usage.module = object->first;
-    usage.key_prefix = object->second;
-    usage.key = object->second + *name;
-    usage.site = call;
-    usage.key_node = positional[1];
-    usage.value = positional.size() >= 3 ? positional[2] : arguments.keyword_value("new");
-    usage.owner_call = call;
-    out.push_back(std::move(usage));
-    return;
-  }
-  if (*callee == "unittest.mock.patch" || *callee == "mock.patch") {
-    if (positional.empty()) return;
-    std::optional<std::string> target = plain_string(positional[0]);
-    std::string key;
-    std::optional<std::string> module = target ? module_of(*target, &key) : std::nullopt;
-    if (!module || key.empty()) return;
-    ConfigUsage usage;
-    usage.kind = ConfigUsageKind::MockPatchString;
-    usage.module = *module;
-    usage.key = key;
-    usage.key_prefix = *module + ".";
-    usage.site = call;
-    usage.key_node = positional[0];
-    usage.value = positional.size() >= 2 ? positional[1] : arguments.keyword_value("new");
-    usage.owner_call = call;
-    out.push_back(std::move(usage));
-    return;
-  }
+std::optional<ConfigUsage> ConfigUsageFinder::named_on_object(ConfigUsageKind kind, Node call, Node object,
+                                                              Node name) const {
+  auto config = config_object(object);
+  std::optional<std::string> key = plain_string(name);
+  if (!config || !key) return std::nullopt;
+  ConfigUsage usage;
+  usage.kind = kind;
+  usage.module = config->first;
+  usage.key_prefix = config->second;
+  usage.key = config->second + *key;
+  usage.site = call;
+  usage.key_node = name;
+  usage.owner_call = call;
+  return usage;
+}
 
+bool ConfigUsageFinder::from_attribute_call(Node call, const CallArguments& arguments,
+                                            std::vector<ConfigUsage>& out) const {
+  // getattr / setattr on a config object (the builtins, not a local function of that name).
+  const std::vector<Node>& positional = arguments.positional();
+  Node function = call.field("function");
+  if (!function || function.kind() != "identifier") return false;
+  bool get = function.text() == kEntryPoints.getattr;
+  if ((!get && function.text() != kEntryPoints.setattr) || model_.lookup(function.text(), function) != nullptr ||
+      positional.size() < 2) {
+    return false;
+  }
+  ConfigUsageKind kind = get ? ConfigUsageKind::GetAttr : ConfigUsageKind::SetAttr;
+  std::optional<ConfigUsage> usage = named_on_object(kind, call, positional[0], positional[1]);
+  if (!usage) return true;
+  if (kind == ConfigUsageKind::SetAttr && positional.size() >= 3) usage->value = positional[2];
+  out.push_back(std::move(*usage));
+  return true;
+}
+
+bool ConfigUsageFinder::from_mock_call(Node call, const std::string& callee, const CallArguments& arguments,
+                                       std::vector<ConfigUsage>& out) const {
+  const std::vector<Node>& positional = arguments.positional();
+  if (one_of(callee, kEntryPoints.mock_patch_object)) {
+    if (positional.size() < 2) return true;
+    std::optional<ConfigUsage> usage =
+        named_on_object(ConfigUsageKind::MockPatchObject, call, positional[0], positional[1]);
+    if (!usage) return true;
+    usage->value = positional.size() >= 3 ? positional[2] : arguments.keyword_value(kEntryPoints.mock_value_keyword);
+    out.push_back(std::move(*usage));
+    return true;
+  }
+  if (!one_of(callee, kEntryPoints.mock_patch)) return false;
+  if (positional.empty()) return true;
+  std::optional<std::string> target = plain_string(positional[0]);
+  std::string key;
+  std::optional<std::string> module = target ? module_of(*target, &key) : std::nullopt;
+  if (!module || key.empty()) return true;
+  ConfigUsage usage;
+  usage.kind = ConfigUsageKind::MockPatchString;
+  usage.module = *module;
+  usage.key = key;
+  usage.key_prefix = *module + ".";
+  usage.site = call;
+  usage.key_node = positional[0];
+  usage.value = positional.size() >= 2 ? positional[1] : arguments.keyword_value(kEntryPoints.mock_value_keyword);
+  usage.owner_call = call;
+  out.push_back(std::move(usage));
+  return true;
+}
+
+bool ConfigUsageFinder::from_options_call(Node call, const std::string& callee, const CallArguments& arguments,
+                                          std::vector<ConfigUsage>& out) const {
   // torch.compile(options=...) and the AOT entry points take Inductor option dicts.
-  const char* options_keyword = nullptr;
-  if (*callee == "torch.compile") {
-    Node backend = arguments.keyword_value("backend");
+  const auto& calls = kEntryPoints.options_calls;
+  auto entry = std::find_if(calls.begin(), calls.end(), [&](const OptionsCall& c) { return c.callee == callee; });
+  if (entry == calls.end()) return false;
+  if (entry->compile_options) {
+    Node backend = arguments.keyword_value(kEntryPoints.compile_backend_keyword);
     std::optional<std::string> name = plain_string(backend);
-    if (!backend || (name && *name == "inductor")) options_keyword = "options";
-  } else if (*callee == "torch._export.aot_compile" || *callee == "torch._inductor.aot_compile") {
-    options_keyword = "options";
-  } else if (*callee == "torch._inductor.aoti_compile_and_package") {
-    options_keyword = "inductor_configs";
+    if (backend && !(name && *name == kEntryPoints.inductor_backend)) return false;
   }
-  if (options_keyword != nullptr) {
-    Node value = arguments.keyword_value(options_keyword);
-    if (!value) return;
-    DictSource source = *callee == "torch.compile" ? DictSource::CompileOptions : DictSource::AotOptions;
-    if (value.kind() == "dictionary") {
-      dict_entries(value, "torch._inductor.config", call, false, source, out);
-    } else if (Node dict = local_dict(value)) {
-      dict_entries(dict, "torch._inductor.config", call, true, source, out);
-    }
-    return;
-  }
+  Node value = arguments.keyword_value(entry->keyword);
+  if (!value) return true;
+  DictSource source = entry->compile_options ? DictSource::CompileOptions : DictSource::AotOptions;
+  dict_argument(value, std::string(kEntryPoints.options_module), call, source, out);
+  return true;
+}
 
+void ConfigUsageFinder::from_config_method(Node call, const std::string& callee, const CallArguments& arguments,
+                                           std::vector<ConfigUsage>& out) const {
   // config.patch(...) / config.load_config({...}) on one of the config modules.
-  size_t dot = callee->rfind('.');
+  size_t dot = callee.rfind('.');
   if (dot == std::string::npos) return;
-  std::string_view method = std::string_view(*callee).substr(dot + 1);
-  if (method != "patch" && method != "load_config") return;
+  std::string_view method = std::string_view(callee).substr(dot + 1);
+  if (method != kEntryPoints.patch_method && method != kEntryPoints.load_config_method) return;
   std::string rest;
-  std::optional<std::string> module = module_of(callee->substr(0, dot), &rest);
+  std::optional<std::string> module = module_of(callee.substr(0, dot), &rest);
   if (!module || !rest.empty()) return;
-  if (method == "load_config") {
+  if (method == kEntryPoints.load_config_method) {
     // `load_config(d)` sets every key of `d` (unknown keys are dropped with a warning).
-    if (positional.empty()) return;
-    if (positional[0].kind() == "dictionary") {
-      dict_entries(positional[0], *module, call, false, DictSource::Patch, out);
-    } else if (Node dict = local_dict(positional[0])) {
-      dict_entries(dict, *module, call, true, DictSource::Patch, out);
-    }
+    const std::vector<Node>& positional = arguments.positional();
+    if (!positional.empty()) dict_argument(positional[0], *module, call, DictSource::Patch, out);
     return;
   }
+  from_patch_call(call, *module, arguments, out);
+}
+
+void ConfigUsageFinder::from_patch_call(Node call, const std::string& module, const CallArguments& arguments,
+                                        std::vector<ConfigUsage>& out) const {
   Node list = arguments.list();
   for (uint32_t i = 0; i < list.named_child_count(); ++i) {
     Node argument = list.named_child(i);
     if (argument.kind() == "keyword_argument") {
       ConfigUsage usage;
       usage.kind = ConfigUsageKind::PatchKeyword;
-      usage.module = *module;
+      usage.module = module;
       usage.key = std::string(argument.field("name").text());
       usage.site = argument;
       usage.key_node = argument.field("name");
@@ -410,29 +475,33 @@ void ConfigUsageFinder::from_call(Node call, std::vector<ConfigUsage>& out) cons
       usage.owner_call = call;
       out.push_back(std::move(usage));
     } else if (argument.kind() == "dictionary_splat") {
-      Node splatted = argument.named_child(0);
-      if (splatted && splatted.kind() == "dictionary") {
-        dict_entries(splatted, *module, call, false, DictSource::Patch, out);
-      } else if (Node dict = local_dict(splatted)) {
-        dict_entries(dict, *module, call, true, DictSource::Patch, out);
-      }
+      dict_argument(argument.named_child(0), module, call, DictSource::Patch, out);
     }
   }
+  const std::vector<Node>& positional = arguments.positional();
   if (positional.empty()) return;
-  if (positional[0].kind() == "dictionary") {
-    dict_entries(positional[0], *module, call, false, DictSource::Patch, out);
-  } else if (std::optional<std::string> key = plain_string(positional[0])) {
-    ConfigUsage usage;
-    usage.kind = ConfigUsageKind::PatchPositional;
-    usage.module = *module;
-    usage.key = *key;
-    usage.site = call;
-    usage.key_node = positional[0];
-    if (positional.size() >= 2) usage.value = positional[1];
-    usage.owner_call = call;
-    out.push_back(std::move(usage));
-  } else if (Node dict = local_dict(positional[0])) {
-    dict_entries(dict, *module, call, true, DictSource::Patch, out);
+  std::optional<std::string> key = plain_string(positional[0]);
+  if (!key) {
+    dict_argument(positional[0], module, call, DictSource::Patch, out);  // patch({...}) or patch(d)
+    return;
+  }
+  ConfigUsage usage;
+  usage.kind = ConfigUsageKind::PatchPositional;
+  usage.module = module;
+  usage.key = *key;
+  usage.site = call;
+  usage.key_node = positional[0];
+  if (positional.size() >= 2) usage.value = positional[1];
+  usage.owner_call = call;
+  out.push_back(std::move(usage));
+}
+
+void ConfigUsageFinder::dict_argument(Node value, const std::string& module, Node owner, DictSource source,
+                                      std::vector<ConfigUsage>& out) const {
+  if (value && value.kind() == "dictionary") {
+    dict_entries(value, module, owner, false, source, out);
+  } else if (Node dict = local_dict(value)) {
+    dict_entries(dict, module, owner, true, source, out);
   }
 }
 
@@ -444,7 +513,7 @@ std::vector<EnvUsage> ConfigUsageFinder::env_at(Node node) const {
     std::optional<std::string> container = model_.resolve(left.field("value"));
     Node index = left.field("subscript");
     std::optional<std::string> name = plain_string(index);
-    if (!container || *container != "os.environ" || !name) return out;
+    if (!container || *container != kEntryPoints.os_environ || !name) return out;
     out.push_back({*name, node, index, node.field("right")});
     return out;
   }
@@ -453,7 +522,7 @@ std::vector<EnvUsage> ConfigUsageFinder::env_at(Node node) const {
   if (!callee) return out;
   CallArguments arguments(node);
   const std::vector<Node>& positional = arguments.positional();
-  if (*callee == "os.environ.setdefault" || *callee == "os.putenv") {
+  if (one_of(*callee, kEntryPoints.environment_setters)) {
     if (positional.empty()) return out;
     std::optional<std::string> name = plain_string(positional[0]);
     if (!name) return out;

@@ -27,6 +27,7 @@
 #include "torchmigrate/cli/shard_result.hpp"
 #include "torchmigrate/cli/stdin_input.hpp"
 #include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/catalog/settings.hpp"
 #include "torchmigrate/engine/lint/add_noqa.hpp"
 #include "torchmigrate/engine/lint/linter.hpp"
 #include "torchmigrate/engine/run/baseline.hpp"
@@ -99,14 +100,18 @@ engine::CliOverrides overrides_from(const CheckOptions& options, const engine::C
     size_t equals = entry.find('=');
     std::string code = equals == std::string::npos ? "ALL" : entry.substr(0, equals);
     std::string value = equals == std::string::npos ? entry : entry.substr(equals + 1);
-    if (code != "ALL") {
-      const engine::RuleSpec* rule = catalog.find(code);
-      if (rule == nullptr) throw std::invalid_argument("--policy names unknown rule `" + code + "`");
-      if (!rule->fix_policies) {
-        throw std::invalid_argument("--policy: " + code + " has no keep-old/adopt-new choice (only changed defaults do)");
+    try {
+      overrides.policy[code] = engine::validate_policy(code, value, catalog);
+    } catch (const engine::PolicyError& error) {
+      using Problem = engine::PolicyError::Problem;
+      if (error.problem == Problem::UnknownRule) {
+        throw std::invalid_argument("--policy names unknown rule `" + code + "`");
       }
+      if (error.problem == Problem::NoChoice) {
+        throw std::invalid_argument(std::string("--policy: ") + error.what() + " (only changed defaults do)");
+      }
+      throw;  // the value: parse_policy's message as it is
     }
-    overrides.policy[code] = engine::parse_policy(value);
   }
   return overrides;
 }

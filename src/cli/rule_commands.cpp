@@ -14,23 +14,15 @@
 #include <sstream>
 #include <system_error>
 
-#include "torchmigrate/buildfiles/file_kind.hpp"
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/engine/catalog/catalog.hpp"
 #include "torchmigrate/engine/catalog/rule_lifecycle.hpp"
+#include "torchmigrate/output/rule_docs.hpp"
 
 namespace torchmigrate::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string fix_label(const engine::RuleSpec& rule) {
-  if (!rule.fix_applicability) return "none";
-  std::string label(to_string(*rule.fix_applicability));
-  if (!rule.fix_requirements.empty()) label += " (needs " + to_string(rule.fix_requirements) + ")";
-  if (rule.fix_policies) label += ", keep-old/adopt-new";
-  return label;
-}
 
 std::string_view language_name(engine::RuleLanguage language) {
   switch (language) {
@@ -41,66 +33,21 @@ std::string_view language_name(engine::RuleLanguage language) {
   return "python";
 }
 
-// The Markdown info string for the examples, from the file they are written as.
-std::string_view code_block_language(const engine::RuleSpec& rule) {
-  const fs::path file = rule.docs().example_file;
-  switch (rule.language) {
-    case engine::RuleLanguage::Python: return "python";
-    case engine::RuleLanguage::Cxx: return file.extension() == ".cu" || file.extension() == ".cuh" ? "cuda" : "cpp";
-    case engine::RuleLanguage::Build: break;
-  }
-  switch (buildfiles::kind_for(file)) {
-    case buildfiles::FileKind::Dockerfile: return "dockerfile";
-    case buildfiles::FileKind::Shell: return "sh";
-    case buildfiles::FileKind::Yaml:
-    case buildfiles::FileKind::CondaEnvironment: return "yaml";
-    case buildfiles::FileKind::CMake: return "cmake";
-    case buildfiles::FileKind::Makefile: return "makefile";
-    case buildfiles::FileKind::Toml: return "toml";
-    case buildfiles::FileKind::Ini: return "ini";
-    case buildfiles::FileKind::SetupPy: return "python";
-    case buildfiles::FileKind::DotEnv: return "dotenv";
-    case buildfiles::FileKind::Batch: return "bat";
-    case buildfiles::FileKind::Singularity: return "singularity";
-    case buildfiles::FileKind::Requirements:
-    case buildfiles::FileKind::Unknown: break;
-  }
-  return "text";
-}
-
-void print_code_block(const engine::RuleSpec& rule, const std::string& code, std::ostream& out) {
-  out << "```" << code_block_language(rule) << "\n" << code << (code.ends_with('\n') ? "" : "\n") << "```\n";
-}
-
 // One rule's docs as Markdown: what `torchmigrate rule CODE` prints and docs/rules/*.md hold.
 void write_markdown(const engine::RuleSpec& rule, std::ostream& out) {
   out << "# " << rule.name << " (" << rule.code << ")\n\n";
   out << "Severity: " << to_string(rule.severity) << ". Since torch " << rule.since;
   if (!rule.removed_in.empty()) out << ", removed in " << rule.removed_in;
   out << ". Kind: " << engine::to_string(rule.kind) << " (torch " << rule.release.from.str() << " to "
-      << rule.release.to.str() << "). Confidence: " << rule.confidence << ". Fix: " << fix_label(rule) << ".";
+      << rule.release.to.str() << "). Confidence: " << rule.confidence << ". Fix: " << engine::fix_label(rule) << ".";
   if (!rule.default_enabled) out << " Off by default (enable with `--extend-select " << rule.code << "`).";
   out << "\n\n## When it applies\n\n" << engine::applicability_text(rule);
   for (const auto& variant : rule.variants) {
-    out << "\n\nFrom torch " << variant->variant_from->str()
-        << " on (when the project's range reaches it): severity " << to_string(variant->severity)
-        << "; fix: " << fix_label(*variant) << "; message: " << variant->message;
+    out << "\n\nFrom torch " << variant->variant_from->str() << " on (when the project's range reaches it): severity "
+        << to_string(variant->severity) << "; fix: " << engine::fix_label(*variant)
+        << "; message: " << variant->message;
   }
-  out << "\n\n## What it does\n\n" << rule.docs().what << "\n\n## Why is this bad?\n\n" << rule.docs().why << "\n\n";
-  out << "## Example\n\n";
-  if (rule.language == engine::RuleLanguage::Build) out << "In `" << rule.docs().example_file << "`:\n\n";
-  print_code_block(rule, rule.docs().before, out);
-  out << "\nUse instead:\n\n";
-  print_code_block(rule, rule.docs().after, out);
-  if (!rule.docs().after_adopt_new.empty()) {
-    out << "\nOr, adopting the " << rule.release.to.str() << " behaviour (`--policy " << rule.code << "=adopt-new`):\n\n";
-    print_code_block(rule, rule.docs().after_adopt_new, out);
-  }
-  out << "\n## Fix safety\n\n" << rule.docs().fix_safety << "\n\n## Limitations\n\n" << rule.docs().limitations << "\n";
-  if (!rule.references.empty()) {
-    out << "\n## References\n\n";
-    for (const std::string& reference : rule.references) out << "- " << reference << ": " << engine::reference_url(reference) << "\n";
-  }
+  out << "\n\n" << output::rule_docs_markdown(rule, output::DocsLayout::Page);
 }
 
 nlohmann::ordered_json rule_json(const engine::RuleSpec& rule) {
@@ -144,7 +91,7 @@ nlohmann::ordered_json rule_json(const engine::RuleSpec& rule) {
       targets.push_back({{"from", variant->variant_from->str()},
                          {"severity", to_string(variant->severity)},
                          {"message", variant->message},
-                         {"fix", fix_label(*variant)}});
+                         {"fix", engine::fix_label(*variant)}});
     }
     out["targets"] = targets;
   }
@@ -172,8 +119,9 @@ void write_index(const engine::Catalog& catalog, std::ostream& out) {
          "| --- | --- | --- | --- | --- | --- | --- |\n";
   for (const engine::RuleSpec& rule : catalog.rules()) {
     out << "| [" << rule.code << "](" << doc_file_name(rule) << ") | " << rule.name << " | "
-        << engine::to_string(rule.kind) << " | " << to_string(rule.severity) << " | " << (rule.default_enabled ? "on" : "off") << " | " << table_cell(fix_label(rule))
-        << " | " << table_cell(rule.summary) << " |\n";
+        << engine::to_string(rule.kind) << " | " << to_string(rule.severity) << " | "
+        << (rule.default_enabled ? "on" : "off") << " | " << table_cell(engine::fix_label(rule)) << " | "
+        << table_cell(rule.summary) << " |\n";
   }
 }
 
@@ -272,7 +220,7 @@ int run_rules(const engine::Catalog& catalog, const std::string& format, const s
                        {"severity", to_string(rule.severity)},
                        {"default_enabled", rule.default_enabled},
                        {"kind", engine::to_string(rule.kind)},
-                       {"fix", fix_label(rule)}});
+                       {"fix", engine::fix_label(rule)}});
     }
     std::cout << rules.dump(2) << '\n';
     return kExitClean;
@@ -281,7 +229,7 @@ int run_rules(const engine::Catalog& catalog, const std::string& format, const s
   size_t fix_width = 3;
   for (const engine::RuleSpec& rule : catalog.rules()) {
     name_width = std::max(name_width, rule.name.size());
-    fix_width = std::max(fix_width, fix_label(rule).size());
+    fix_width = std::max(fix_width, engine::fix_label(rule).size());
   }
   std::cout << std::left << std::setw(7) << "CODE" << std::setw(static_cast<int>(name_width) + 2) << "NAME"
             << std::setw(9) << "SEVERITY" << std::setw(9) << "DEFAULT" << std::setw(static_cast<int>(fix_width) + 2)
@@ -289,7 +237,7 @@ int run_rules(const engine::Catalog& catalog, const std::string& format, const s
   for (const engine::RuleSpec& rule : catalog.rules()) {
     std::cout << std::left << std::setw(7) << rule.code << std::setw(static_cast<int>(name_width) + 2) << rule.name
               << std::setw(9) << to_string(rule.severity) << std::setw(9) << (rule.default_enabled ? "on" : "off")
-              << std::setw(static_cast<int>(fix_width) + 2) << fix_label(rule) << rule.summary << '\n';
+              << std::setw(static_cast<int>(fix_width) + 2) << engine::fix_label(rule) << rule.summary << '\n';
   }
   return kExitClean;
 }

@@ -213,6 +213,78 @@ IncludeDirective read_include(const std::vector<Token>& tokens, size_t hash, std
   return include;
 }
 
+// The ranges libclang skipped (inactive preprocessor branches), sorted.
+void read_skipped_ranges(const LibclangApi& api, CXTranslationUnit unit, CXFile file, std::vector<TextRange>& skipped) {
+  if (CXSourceRangeList* ranges = api.clang_getSkippedRanges(unit, file)) {
+    for (unsigned i = 0; i < ranges->count; ++i) {
+      skipped.push_back(
+          {offset_of(api.clang_getRangeStart(ranges->ranges[i])), offset_of(api.clang_getRangeEnd(ranges->ranges[i]))});
+    }
+    api.clang_disposeSourceRangeList(ranges);
+  }
+  std::sort(skipped.begin(), skipped.end());
+}
+
+// Every token of `text` (the parsed file's), its spelling a view into `text`.
+void read_tokens(const LibclangApi& api, CXTranslationUnit unit, CXFile file, std::string_view text,
+                 std::vector<Token>& tokens) {
+  CXSourceLocation end_of_text = api.clang_getLocationForOffset(unit, file, static_cast<unsigned>(text.size()));
+  CXSourceRange whole = api.clang_getRange(api.clang_getLocationForOffset(unit, file, 0), end_of_text);
+  TokenBuffer buffer(unit, whole);
+  tokens.reserve(buffer.size());
+  for (unsigned i = 0; i < buffer.size(); ++i) {
+    CXSourceRange extent = api.clang_getTokenExtent(unit, buffer[i]);
+    uint32_t start = offset_of(api.clang_getRangeStart(extent));
+    uint32_t end = offset_of(api.clang_getRangeEnd(extent));
+    if (end < start || end > text.size()) continue;
+    Token token;
+    token.kind = kind_of(api.clang_getTokenKind(buffer[i]));
+    token.range = {start, end};
+    token.spelling = text.substr(start, end - start);
+    tokens.push_back(token);
+  }
+}
+
+// Directives: a `#` first on its logical line, up to the next unescaped newline.
+void mark_directives(std::vector<Token>& tokens, std::string_view text) {
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    uint32_t previous_end = i == 0 ? 0 : tokens[i - 1].range.end;
+    bool line_start =
+        i == 0 ? text.substr(0, tokens[i].range.start).find_first_not_of(" \t\r\n\f\v") == std::string_view::npos
+               : ends_line(text.substr(previous_end, tokens[i].range.start - previous_end));
+    if (!line_start || tokens[i].spelling != "#") continue;
+    Directive directive = Directive::Other;
+    if (i + 1 < tokens.size() &&
+        !ends_line(text.substr(tokens[i].range.end, tokens[i + 1].range.start - tokens[i].range.end))) {
+      directive = directive_for(tokens[i + 1].spelling);
+    }
+    tokens[i].directive = directive;
+    uint16_t position = 1;
+    size_t j = i + 1;
+    for (; j < tokens.size(); ++j) {
+      if (ends_line(text.substr(tokens[j - 1].range.end, tokens[j].range.start - tokens[j - 1].range.end))) break;
+      tokens[j].directive = directive;
+      tokens[j].directive_position = position < UINT16_MAX ? position++ : position;
+    }
+    i = j - 1;
+  }
+}
+
+// The includes, and the macros #defined outside disabled blocks.
+void read_directives(const std::vector<Token>& tokens, std::string_view text, std::vector<IncludeDirective>& includes,
+                     std::vector<std::string>& defined_macros) {
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].directive_position != 0 || tokens[i].directive == Directive::None) continue;
+    if (tokens[i].directive == Directive::Include) {
+      IncludeDirective include = read_include(tokens, i, text);
+      if (!include.header.empty()) includes.push_back(std::move(include));
+    } else if (tokens[i].directive == Directive::Define && !tokens[i].disabled && i + 2 < tokens.size() &&
+               tokens[i + 2].directive_position == 2) {
+      defined_macros.emplace_back(tokens[i + 2].spelling);
+    }
+  }
+}
+
 }  // namespace
 
 struct SourceScan::Parse {
@@ -278,68 +350,11 @@ SourceScan SourceScan::scan(const SourceFile& file, const ScanOptions& options) 
   CXTranslationUnit unit = parsed->unit.unit.get();
   CXFile cx_file = parsed->unit.file;
 
-  if (CXSourceRangeList* ranges = api.clang_getSkippedRanges(unit, cx_file)) {
-    for (unsigned i = 0; i < ranges->count; ++i) {
-      scan.skipped_.push_back(
-          {offset_of(api.clang_getRangeStart(ranges->ranges[i])), offset_of(api.clang_getRangeEnd(ranges->ranges[i]))});
-    }
-    api.clang_disposeSourceRangeList(ranges);
-  }
-  std::sort(scan.skipped_.begin(), scan.skipped_.end());
-
-  CXSourceLocation end_of_text = api.clang_getLocationForOffset(unit, cx_file, static_cast<unsigned>(text.size()));
-  CXSourceRange whole = api.clang_getRange(api.clang_getLocationForOffset(unit, cx_file, 0), end_of_text);
-  {
-    TokenBuffer buffer(unit, whole);
-    scan.tokens_.reserve(buffer.size());
-    for (unsigned i = 0; i < buffer.size(); ++i) {
-      CXSourceRange extent = api.clang_getTokenExtent(unit, buffer[i]);
-      uint32_t start = offset_of(api.clang_getRangeStart(extent));
-      uint32_t end = offset_of(api.clang_getRangeEnd(extent));
-      if (end < start || end > text.size()) continue;
-      Token token;
-      token.kind = kind_of(api.clang_getTokenKind(buffer[i]));
-      token.range = {start, end};
-      token.spelling = text.substr(start, end - start);
-      scan.tokens_.push_back(token);
-    }
-  }
-
-  // Directives: a `#` first on its logical line, up to the next unescaped newline.
-  std::vector<Token>& tokens = scan.tokens_;
-  for (size_t i = 0; i < tokens.size(); ++i) {
-    uint32_t previous_end = i == 0 ? 0 : tokens[i - 1].range.end;
-    bool line_start = i == 0 ? text.substr(0, tokens[i].range.start).find_first_not_of(" \t\r\n\f\v") ==
-                                   std::string_view::npos
-                             : ends_line(text.substr(previous_end, tokens[i].range.start - previous_end));
-    if (!line_start || tokens[i].spelling != "#") continue;
-    Directive directive = Directive::Other;
-    if (i + 1 < tokens.size() &&
-        !ends_line(text.substr(tokens[i].range.end, tokens[i + 1].range.start - tokens[i].range.end))) {
-      directive = directive_for(tokens[i + 1].spelling);
-    }
-    tokens[i].directive = directive;
-    uint16_t position = 1;
-    size_t j = i + 1;
-    for (; j < tokens.size(); ++j) {
-      if (ends_line(text.substr(tokens[j - 1].range.end, tokens[j].range.start - tokens[j - 1].range.end))) break;
-      tokens[j].directive = directive;
-      tokens[j].directive_position = position < UINT16_MAX ? position++ : position;
-    }
-    i = j - 1;
-  }
-  mark_disabled(tokens, scan.skipped_);
-
-  for (size_t i = 0; i < tokens.size(); ++i) {
-    if (tokens[i].directive_position != 0 || tokens[i].directive == Directive::None) continue;
-    if (tokens[i].directive == Directive::Include) {
-      IncludeDirective include = read_include(tokens, i, text);
-      if (!include.header.empty()) scan.includes_.push_back(std::move(include));
-    } else if (tokens[i].directive == Directive::Define && !tokens[i].disabled && i + 2 < tokens.size() &&
-               tokens[i + 2].directive_position == 2) {
-      scan.defined_macros_.emplace_back(tokens[i + 2].spelling);
-    }
-  }
+  read_skipped_ranges(api, unit, cx_file, scan.skipped_);
+  read_tokens(api, unit, cx_file, text, scan.tokens_);
+  mark_directives(scan.tokens_, text);
+  mark_disabled(scan.tokens_, scan.skipped_);
+  read_directives(scan.tokens_, text, scan.includes_, scan.defined_macros_);
   scan.token_parse_ = std::move(parsed);
 
   if (options.use_compile_database) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/lsp/actions.hpp"
 
+#include <fmt/format.h>
+
 #include "torchmigrate/engine/lint/add_noqa.hpp"
 
 namespace torchmigrate::lsp {
@@ -34,19 +36,16 @@ Edit minimal_edit(std::string_view before, std::string_view after) {
 }
 
 std::string rule_hover_markdown(const engine::RuleSpec& rule) {
-  std::string_view fence = rule.language == engine::RuleLanguage::Python ? "python"
-                           : rule.language == engine::RuleLanguage::Cxx  ? "cpp"
-                                                                         : "";
+  const engine::RuleDocs& docs = rule.docs();
   auto block = [&](const std::string& code) {
-    return "```" + std::string(fence) + "\n" + code + (code.ends_with('\n') ? "" : "\n") + "```\n";
+    return engine::markdown_code_block(engine::example_language(rule), code);
   };
-  std::string text = "**" + rule.code + "** `" + rule.name + "`: " + rule.summary + "\n\n";
-  text += rule.docs().what + "\n\n" + rule.docs().why + "\n\n";
-  text += "Before:\n" + block(rule.docs().before) + "\nAfter:\n" + block(rule.docs().after);
-  if (!rule.docs().after_adopt_new.empty()) {
-    text += "\nOr, adopting the " + rule.release.to.str() + " behaviour:\n" + block(rule.docs().after_adopt_new);
+  std::string text = fmt::format("**{}** `{}`: {}\n\n{}\n\n{}\n\nBefore:\n{}\nAfter:\n{}", rule.code, rule.name,
+                                 rule.summary, docs.what, docs.why, block(docs.before), block(docs.after));
+  if (!docs.after_adopt_new.empty()) {
+    text += fmt::format("\n{}:\n{}", engine::adopt_new_lead(rule), block(docs.after_adopt_new));
   }
-  if (!rule.docs().fix_safety.empty()) text += "\n**Fix safety:** " + rule.docs().fix_safety + "\n";
+  if (!docs.fix_safety.empty()) text += fmt::format("\n**{}:** {}\n", engine::kFixSafetyTitle, docs.fix_safety);
   return text;
 }
 

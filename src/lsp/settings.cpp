@@ -129,18 +129,15 @@ std::vector<std::string> SettingsResolver::set_options(const ClientOptions& opti
   }
   std::erase_if(accepted.policy, [&](const auto& entry) {
     const auto& [code, choice] = entry;
-    if (code != "ALL") {
-      const engine::RuleSpec* rule = catalog_.find(code);
-      if (rule == nullptr || !rule->fix_policies) {
-        errors.push_back("option `policy`: " + code + " has no keep-old/adopt-new choice; ignored");
-        return true;
-      }
-    }
     try {
-      engine::parse_policy(choice);
+      engine::validate_policy(code, choice, catalog_);
       return false;
-    } catch (const std::invalid_argument& error) {
-      errors.push_back("option `policy." + code + "`: " + error.what());
+    } catch (const engine::PolicyError& error) {
+      if (error.problem == engine::PolicyError::Problem::InvalidValue) {
+        errors.push_back("option `policy." + code + "`: " + error.what());
+      } else {
+        errors.push_back(std::string("option `policy`: ") + error.what() + "; ignored");
+      }
       return true;
     }
   });

@@ -5,43 +5,30 @@
 #include <array>
 #include <filesystem>
 #include <stdexcept>
-#include <utility>
 
+#include "torchmigrate/engine/catalog/settings.hpp"
 #include "torchmigrate/engine/lint/fixer.hpp"
 #include "torchmigrate/engine/run/baseline.hpp"
 #include "torchmigrate/output/headline.hpp"
 #include "torchmigrate/output/style.hpp"
 
 namespace torchmigrate::output {
-namespace {
 
-const std::vector<std::pair<std::string, Format>>& formats() {
-  static const std::vector<std::pair<std::string, Format>> table{
-      {"concise", Format::Concise}, {"full", Format::Full},     {"json", Format::Json},
-      {"json-lines", Format::JsonLines}, {"sarif", Format::Sarif}, {"github", Format::Github},
-      {"gitlab", Format::Gitlab},   {"junit", Format::Junit},     {"markdown", Format::Markdown},
-      {"html", Format::Html}};
-  return table;
-}
-
-}  // namespace
+// The names live with the configuration that also accepts them; Format follows their order.
+static_assert(engine::kOutputFormatNames.size() == static_cast<size_t>(Format::Html) + 1);
+static_assert(engine::kOutputFormatNames[static_cast<size_t>(Format::Html)] == "html");
 
 const std::vector<std::string>& format_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> out;
-    for (const auto& [name, format] : formats()) out.push_back(name);
-    return out;
-  }();
+  static const std::vector<std::string> names(engine::kOutputFormatNames.begin(), engine::kOutputFormatNames.end());
   return names;
 }
 
 Format parse_format(std::string_view name) {
-  for (const auto& [known, format] : formats()) {
-    if (known == name) return format;
+  for (size_t i = 0; i < engine::kOutputFormatNames.size(); ++i) {
+    if (engine::kOutputFormatNames[i] == name) return static_cast<Format>(i);
   }
-  std::string choices;
-  for (const std::string& known : format_names()) choices += (choices.empty() ? "" : ", ") + known;
-  throw std::invalid_argument("unknown output format `" + std::string(name) + "`; expected one of: " + choices);
+  throw std::invalid_argument("unknown output format `" + std::string(name) +
+                              "`; expected one of: " + engine::output_format_choices());
 }
 
 std::string report_path(const Report& report, const SourceFile& file) {

@@ -7,6 +7,7 @@
 
 #include "torchmigrate/engine/lint/fixer.hpp"
 #include "torchmigrate/output/report.hpp"
+#include "torchmigrate/output/rule_docs.hpp"
 #include "torchmigrate/version.hpp"
 
 namespace torchmigrate::output {
@@ -80,58 +81,9 @@ std::string_view problem_severity(Severity severity) {
   return "warning";
 }
 
-std::string fix_label(const engine::RuleSpec& rule) {
-  if (!rule.fix_applicability) return "none";
-  std::string label(to_string(*rule.fix_applicability));
-  if (!rule.fix_requirements.empty()) label += " (needs " + to_string(rule.fix_requirements) + ")";
-  return label;
-}
-
-std::string code_block(std::string_view language, const std::string& code) {
-  return "```" + std::string(language) + "\n" + code + (code.ends_with('\n') ? "" : "\n") + "```\n";
-}
-
-// A code block for plain text: every non-empty line indented by four spaces.
-std::string indented(const std::string& code) {
-  std::string out;
-  bool line_start = true;
-  for (char c : code) {
-    if (line_start && c != '\n') out += "    ";
-    out += c;
-    line_start = c == '\n';
-  }
-  if (!out.ends_with('\n')) out += '\n';
-  return out;
-}
-
 // The same sections as `torchmigrate rule CODE`, as plain text and as Markdown.
 nlohmann::json help(const engine::RuleSpec& rule) {
-  const engine::RuleDocs& docs = rule.docs();
-  std::string_view language = rule.language == engine::RuleLanguage::Python ? "python"
-                              : rule.language == engine::RuleLanguage::Cxx  ? "cpp"
-                                                                            : "";
-  std::string text = docs.what + "\n\nWhy: " + docs.why + "\n\nExample:\n" + indented(docs.before) +
-                     "\nUse instead:\n" + indented(docs.after);
-  std::string markdown = "## What it does\n" + docs.what + "\n\n## Why is this bad?\n" + docs.why +
-                         "\n\n## Example\n" + code_block(language, docs.before) + "\nUse instead:\n" +
-                         code_block(language, docs.after);
-  if (!docs.after_adopt_new.empty()) {
-    std::string adopting = "\nOr, adopting the " + rule.release.to.str() + " behaviour ";
-    text += adopting + "(--policy " + rule.code + "=adopt-new):\n" + indented(docs.after_adopt_new);
-    markdown += adopting + "(`--policy " + rule.code + "=adopt-new`):\n" +
-                code_block(language, docs.after_adopt_new);
-  }
-  text += "\nFix safety: " + docs.fix_safety + "\n\nLimitations: " + docs.limitations + "\n";
-  markdown += "\n## Fix safety\n" + docs.fix_safety + "\n\n## Limitations\n" + docs.limitations + "\n";
-  if (!rule.references.empty()) {
-    text += "\nReferences:\n";
-    markdown += "\n## References\n";
-    for (const std::string& reference : rule.references) {
-      text += "- " + reference + ": " + engine::reference_url(reference) + "\n";
-      markdown += "- [" + reference + "](" + engine::reference_url(reference) + ")\n";
-    }
-  }
-  return {{"text", text}, {"markdown", markdown}};
+  return {{"text", rule_docs_text(rule)}, {"markdown", rule_docs_markdown(rule, DocsLayout::Help)}};
 }
 
 nlohmann::json rule_descriptor(const engine::RuleSpec& rule, const engine::Catalog& catalog) {
@@ -141,7 +93,7 @@ nlohmann::json rule_descriptor(const engine::RuleSpec& rule, const engine::Catal
                             {"problem.severity", problem_severity(rule.severity)},
                             {"confidence", rule.confidence},
                             {"since", rule.since},
-                            {"fix", fix_label(rule)},
+                            {"fix", engine::fix_label(rule, /*with_policies=*/false)},
                             {"references", rule.references}};
   if (!rule.removed_in.empty()) properties["removedIn"] = rule.removed_in;
   nlohmann::json descriptor{

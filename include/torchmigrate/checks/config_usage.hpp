@@ -14,6 +14,8 @@
 
 namespace torchmigrate::checks {
 
+class CallArguments;
+
 enum class ConfigUsageKind {
   AttributeWrite,   // cfg.a.b = v
   AttributeRead,    // any other use of cfg.a.b
@@ -66,11 +68,28 @@ class ConfigUsageFinder {
  private:
   void from_attribute(python::Node attribute, std::vector<ConfigUsage>& out) const;
   void from_call(python::Node call, std::vector<ConfigUsage>& out) const;
+  // The kinds of call from_call reads; each returns whether `call` was of its kind (then no
+  // other kind is tried), whether or not it found a use.
+  bool from_attribute_call(python::Node call, const CallArguments& arguments, std::vector<ConfigUsage>& out) const;
+  bool from_mock_call(python::Node call, const std::string& callee, const CallArguments& arguments,
+                      std::vector<ConfigUsage>& out) const;
+  bool from_options_call(python::Node call, const std::string& callee, const CallArguments& arguments,
+                         std::vector<ConfigUsage>& out) const;
+  void from_config_method(python::Node call, const std::string& callee, const CallArguments& arguments,
+                          std::vector<ConfigUsage>& out) const;
+  void from_patch_call(python::Node call, const std::string& module, const CallArguments& arguments,
+                       std::vector<ConfigUsage>& out) const;
+  // `call(object, "name", ...)`: the option `name` of the config object `object`, if it is one.
+  [[nodiscard]] std::optional<ConfigUsage> named_on_object(ConfigUsageKind kind, python::Node call, python::Node object,
+                                                           python::Node name) const;
   // Who reads the dict: a config's patch / load_config, torch.compile's options (which accept
   // dashes for underscores), or the AOT entry points' options.
   enum class DictSource { Patch, CompileOptions, AotOptions };
   void dict_entries(python::Node dict, const std::string& module, python::Node owner, bool via_local,
                     DictSource source, std::vector<ConfigUsage>& out) const;
+  // The entries of a dict argument: a dict literal, or a local name bound to one.
+  void dict_argument(python::Node value, const std::string& module, python::Node owner, DictSource source,
+                     std::vector<ConfigUsage>& out) const;
   [[nodiscard]] python::Node local_dict(python::Node identifier) const;
   [[nodiscard]] std::optional<std::string> module_of(std::string_view qualified, std::string* rest) const;
 

@@ -17,7 +17,7 @@ enum class Severity { Error, Warning, Info };
 std::string_view to_string(Severity severity);
 
 struct Diagnostic {
-  std::string code;     // "TM101", or "E902" style internal codes for io/parse errors
+  std::string code;     // "TM101"; TM900-TM902 (below) for files that could not be read, parsed or checked
   std::string message;  // one line, code in backticks, no final period
   TextRange range;
   Severity severity = Severity::Warning;

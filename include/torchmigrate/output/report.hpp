@@ -76,6 +76,7 @@ struct Report {
   }
 };
 
+// One per name of engine::kOutputFormatNames, in its order: parse_format maps a name by position.
 enum class Format { Concise, Full, Json, JsonLines, Sarif, Github, Gitlab, Junit, Markdown, Html };
 
 // Every --output-format name, in the order the help text lists them.

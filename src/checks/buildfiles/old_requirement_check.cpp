@@ -6,6 +6,7 @@
 #include "torchmigrate/buildfiles/requirements.hpp"
 #include "torchmigrate/checks/build_checks.hpp"
 #include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/checks/rule_fix.hpp"
 
 namespace torchmigrate::checks {
 namespace {
@@ -48,10 +49,7 @@ class OldRequirementCheck final : public engine::FileCheck {
         continue;
       }
       std::string specifier = new_specifier(*specifiers);
-      Fix fix;
-      fix.title = "Require `" + requirement.name + specifier + "`";
-      fix.applicability = rule().fix_applicability.value_or(Applicability::Unsafe);  // the catalog decides
-      fix.requirements = rule().fix_requirements;
+      Fix fix = rule_fix(rule(), "Require `" + requirement.name + specifier + "`", {}, Applicability::Unsafe);
       if (requirement.needs_quoting) {
         // `pip install onnxscript>=0.3.1` would redirect to a file: quote the word.
         uint32_t from = requirement.specifier_range.start - requirement.word_range.start;

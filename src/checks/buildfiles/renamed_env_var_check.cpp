@@ -8,6 +8,7 @@
 #include "torchmigrate/buildfiles/assignments.hpp"
 #include "torchmigrate/checks/build_checks.hpp"
 #include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/checks/rule_fix.hpp"
 
 namespace torchmigrate::checks {
 namespace {
@@ -56,22 +57,22 @@ class RenamedEnvVarCheck final : public engine::FileCheck {
       Diagnostic& diagnostic =
           context.report(rule(), assignment.name_range, {{"old", old_name_}, {"new", new_name_ + "=" + new_on_value_}});
       if (contains(on_values_, value)) {
-        diagnostic.fixes.push_back(rename(assignment, catalog_applicability()));
+        diagnostic.fixes.push_back(rename(assignment));
       } else if (contains(loose_on_values_, value)) {
         diagnostic.message += "; torch " + rule().release.from.str() + " only read `1` as on, so `" + assignment.value +
                               "` kept the default there and the fix (unsafe) turns the option on";
-        diagnostic.fixes.push_back(rename(assignment, least_safe(catalog_applicability(), Applicability::Unsafe)));
+        // A value the old release read differently makes the catalog's safety unsafe at least.
+        Fix fix = rename(assignment);
+        fix.applicability = least_safe(fix.applicability, Applicability::Unsafe);
+        diagnostic.fixes.push_back(std::move(fix));
       } else if (contains(off_values_, value) && !assignment.value_range.empty()) {
         if (!assignment.removal) {
           diagnostic.message += "; it cannot be deleted here without leaving invalid syntax, so no fix is offered";
           continue;
         }
-        Fix fix;
-        fix.title = "Remove the assignment (`" + assignment.value + "` was the default)";
-        fix.edits.push_back(Edit::remove(*assignment.removal));
-        fix.applicability = catalog_applicability();
-        fix.requirements = rule().fix_requirements;
-        diagnostic.fixes.push_back(std::move(fix));
+        diagnostic.fixes.push_back(rule_fix(rule(),
+                                            "Remove the assignment (`" + assignment.value + "` was the default)",
+                                            {Edit::remove(*assignment.removal)}, Applicability::Safe));
       } else {
         diagnostic.message += "; its value is not a literal on/off value, so no fix is offered";
       }
@@ -79,21 +80,12 @@ class RenamedEnvVarCheck final : public engine::FileCheck {
   }
 
  private:
-  // The catalog's fix safety; a value the old release read differently makes it unsafe at least.
-  [[nodiscard]] Applicability catalog_applicability() const {
-    return rule().fix_applicability.value_or(Applicability::Safe);
-  }
-
-  Fix rename(const buildfiles::Assignment& assignment, Applicability applicability) const {
-    Fix fix;
-    fix.title = "Replace with `" + new_name_ + "=" + new_on_value_ + "`";
-    fix.edits.push_back(Edit::replace(assignment.name_range, new_name_));
+  [[nodiscard]] Fix rename(const buildfiles::Assignment& assignment) const {
     std::string value = assignment.value_quoted ? std::string(1, assignment.quote) + new_on_value_ + assignment.quote
                                                 : new_on_value_;
-    fix.edits.push_back(Edit::replace(assignment.value_range, value));
-    fix.applicability = applicability;
-    fix.requirements = rule().fix_requirements;
-    return fix;
+    return rule_fix(rule(), "Replace with `" + new_name_ + "=" + new_on_value_ + "`",
+                    {Edit::replace(assignment.name_range, new_name_), Edit::replace(assignment.value_range, value)},
+                    Applicability::Safe);
   }
 
   std::string old_name_, new_name_, new_on_value_;

@@ -8,6 +8,7 @@
 
 #include "torchmigrate/checks/cxx_checks.hpp"
 #include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/checks/rule_fix.hpp"
 #include "torchmigrate/cxx/dlpack_origin.hpp"
 #include "torchmigrate/cxx/member_access.hpp"
 
@@ -72,10 +73,7 @@ class CxxRenamedIdentifierCheck final : public engine::FileCheck {
     if (origin.origin == cxx::DlpackOrigin::Own) return;
 
     // All or nothing: a file renamed in part mixes old and new names and fields.
-    Fix fix;
-    fix.title = "Rename the old DLPack names in this file";
-    fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
-    fix.requirements = rule().fix_requirements;
+    Fix fix = rule_fix(rule(), "Rename the old DLPack names in this file", {}, Applicability::Safe);
     for (const Use& use : uses) {
       fix.edits.push_back(Edit::replace(scan.tokens()[use.token].range, use.rename->new_name));
     }

@@ -9,6 +9,7 @@
 
 #include "torchmigrate/checks/cxx_checks.hpp"
 #include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/checks/rule_fix.hpp"
 
 namespace torchmigrate::checks {
 namespace {
@@ -111,11 +112,8 @@ class CxxMissingIncludeCheck final : public engine::FileCheck {
       text += std::string(file.line_ending()) + "#include " + (includer->angled ? "<" : "\"") + header +
               (includer->angled ? ">" : "\"");
     }
-    Fix fix;
-    fix.title = "Include " + missing;
-    fix.edits.push_back(Edit::insert(insert_at, std::move(text)));
-    fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
-    diagnostic.fixes.push_back(std::move(fix));
+    diagnostic.fixes.push_back(
+        rule_fix(rule(), "Include " + missing, {Edit::insert(insert_at, std::move(text))}, Applicability::Safe));
   }
 
  private:

@@ -12,6 +12,7 @@
 #include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/checks/config_usage.hpp"
 #include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/checks/rule_fix.hpp"
 #include "torchmigrate/python/statement_edits.hpp"
 
 namespace torchmigrate::checks {
@@ -210,7 +211,7 @@ class ConfigOptionCheck final : public engine::PythonCheck {
     } else {
       // A read (or a mock without a value): the key alone is renamed or reported.
       read_rule.action = spec.read;
-      read_rule.applicability = rule_applicability();
+      read_rule.applicability = rule_applicability(this->rule(), Applicability::DisplayOnly);
       rule = &read_rule;
     }
     if (rule == nullptr || rule->action == Action::Ignore) return;
@@ -230,10 +231,6 @@ class ConfigOptionCheck final : public engine::PythonCheck {
     if (usage.in_compile_options && spec.display_only_in_options) fix.applicability = Applicability::DisplayOnly;
     if (!rule->title.empty()) fix.title = rule->title;
     diagnostic.fixes.push_back(std::move(fix));
-  }
-
-  [[nodiscard]] Applicability rule_applicability() const {
-    return rule().fix_applicability.value_or(Applicability::DisplayOnly);
   }
 
   static bool map_value(const ConfigUsage& usage, const ValueRule& rule, Fix& fix) {

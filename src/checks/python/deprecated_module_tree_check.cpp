@@ -12,6 +12,7 @@
 
 #include "torchmigrate/checks/module_references.hpp"
 #include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/checks/rule_fix.hpp"
 #include "torchmigrate/python/import_editor.hpp"
 
 namespace torchmigrate::checks {
@@ -138,11 +139,7 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
   };
 
   [[nodiscard]] Fix move_fix(const Pending& pending) const {
-    Fix fix;
-    fix.title = "Import from `" + move_->to + "`";
-    fix.edits = pending.fix;
-    fix.applicability = rule().fix_applicability.value_or(Applicability::Unsafe);
-    fix.requirements = rule().fix_requirements;
+    Fix fix = rule_fix(rule(), "Import from `" + move_->to + "`", pending.fix, Applicability::Unsafe);
     fix.imported_modules = pending.imports;
     return fix;
   }

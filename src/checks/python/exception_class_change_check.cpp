@@ -12,6 +12,7 @@
 #include "torchmigrate/checks/module_references.hpp"
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/python_functions.hpp"
+#include "torchmigrate/checks/rule_fix.hpp"
 
 namespace torchmigrate::checks {
 namespace {
@@ -183,12 +184,8 @@ class ExceptionClassChangeCheck final : public engine::PythonCheck {
     Diagnostic& diagnostic = context.report(
         rule(), comparison_node.range(),
         {{"problem", "exact type test of `" + std::string(exception.text()) + "` no longer matches " + errors_}});
-    Fix fix;
-    fix.title = "Replace with `" + replacement + "`";
-    fix.edits.push_back(Edit::replace(comparison_node.range(), replacement));
-    fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
-    fix.requirements = rule().fix_requirements;
-    diagnostic.fixes.push_back(std::move(fix));
+    diagnostic.fixes.push_back(rule_fix(rule(), "Replace with `" + replacement + "`",
+                                        {Edit::replace(comparison_node.range(), replacement)}, Applicability::Safe));
   }
 
   // `(RuntimeError, ValueError)` / `[...]` / `{...}` of plain class names including the old

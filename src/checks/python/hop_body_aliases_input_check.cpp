@@ -10,6 +10,7 @@
 #include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/python_functions.hpp"
+#include "torchmigrate/checks/rule_fix.hpp"
 
 namespace torchmigrate::checks {
 namespace {
@@ -76,10 +77,11 @@ class HopBodyAliasesInputCheck final : public engine::PythonCheck {
         Diagnostic& diagnostic = context.report(
             rule(), statement.range(),
             {{"problem", "modifies its input `" + std::string(target.text()) + "` in place"}, {"op", op}});
-        Fix fix;
-        fix.title = "Work on `" + std::string(target.text()) + ".clone()` or build a new tensor instead of modifying the input";
-        fix.applicability = Applicability::DisplayOnly;
-        fix.requirements = rule().fix_requirements;
+        Fix fix = rule_fix(
+            rule(),
+            "Work on `" + std::string(target.text()) + ".clone()` or build a new tensor instead of modifying the input",
+            {}, Applicability::DisplayOnly);
+        fix.applicability = Applicability::DisplayOnly;  // advice with no edit, whatever the catalog's safety
         diagnostic.fixes.push_back(std::move(fix));
       }
     }
@@ -211,12 +213,8 @@ class HopBodyAliasesInputCheck final : public engine::PythonCheck {
 
   void report_clone(Node expression, const std::string& problem, const std::string& op, PythonCheckContext& context) {
     Diagnostic& diagnostic = context.report(rule(), expression.range(), {{"problem", problem}, {"op", op}});
-    Fix fix;
-    fix.title = "Return `" + std::string(expression.text()) + ".clone()`";
-    fix.edits.push_back(Edit::insert(expression.end(), ".clone()"));
-    fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
-    fix.requirements = rule().fix_requirements;
-    diagnostic.fixes.push_back(std::move(fix));
+    diagnostic.fixes.push_back(rule_fix(rule(), "Return `" + std::string(expression.text()) + ".clone()`",
+                                        {Edit::insert(expression.end(), ".clone()")}, Applicability::Safe));
   }
 
   std::map<std::string, std::vector<BodyArgument>> ops_;

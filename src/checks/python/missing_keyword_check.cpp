@@ -8,6 +8,7 @@
 #include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/python_functions.hpp"
+#include "torchmigrate/checks/rule_fix.hpp"
 
 namespace torchmigrate::checks {
 namespace {
@@ -101,15 +102,13 @@ class MissingKeywordCheck final : public engine::PythonCheck {
   // Adds `keyword=value`, or replaces the `None` already given (`given`).
   Fix make_fix(const CallArguments& arguments, Node given, const std::string& value, FixPolicy policy,
                const std::string& why) const {
-    Fix fix;
-    fix.title = std::string(given ? "Pass" : "Add") + " `" + keyword_ + "=" + value + "` to " + why;
-    fix.edits.push_back(given ? Edit::replace(given.range(), value) : arguments.add_keyword(keyword_, value));
+    Fix fix = rule_fix(rule(), std::string(given ? "Pass" : "Add") + " `" + keyword_ + "=" + value + "` to " + why,
+                       {given ? Edit::replace(given.range(), value) : arguments.add_keyword(keyword_, value)},
+                       Applicability::Safe);
     fix.policy = policy;
-    fix.requirements = rule().fix_requirements;
     // Pinning the old value never changes behaviour (the catalog's safety); writing the new one
     // is a decision, so at best unsafe.
-    Applicability catalog = rule().fix_applicability.value_or(Applicability::Safe);
-    fix.applicability = policy == FixPolicy::KeepOld ? catalog : least_safe(catalog, Applicability::Unsafe);
+    if (policy != FixPolicy::KeepOld) fix.applicability = least_safe(fix.applicability, Applicability::Unsafe);
     return fix;
   }
 

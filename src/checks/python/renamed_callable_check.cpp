@@ -13,6 +13,7 @@
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/python_checks.hpp"
 #include "torchmigrate/checks/python_functions.hpp"
+#include "torchmigrate/checks/rule_fix.hpp"
 #include "torchmigrate/python/compat_guards.hpp"
 #include "torchmigrate/python/import_editor.hpp"
 
@@ -228,12 +229,9 @@ void RenamedCallableCheck::report(const Reference& reference, const Rewrite& rew
     diagnostic.message += "; no fix is offered because " + *reason;
     return;
   }
-  Fix fix;
-  fix.title = rename.title;
-  fix.edits = std::get<std::vector<Edit>>(rewrite);
-  fix.applicability = *rule().fix_applicability;
-  fix.requirements = rule().fix_requirements;
-  diagnostic.fixes.push_back(std::move(fix));
+  // Never the fallback: a rule without a fix in the catalog returned above, with no fix.
+  diagnostic.fixes.push_back(
+      rule_fix(rule(), rename.title, std::get<std::vector<Edit>>(rewrite), Applicability::DisplayOnly));
 }
 
 std::vector<const RenamedCallableCheck::Reference*> RenamedCallableCheck::members_of(

@@ -10,6 +10,7 @@
 #include "torchmigrate/checks/config_usage.hpp"
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/python_functions.hpp"
+#include "torchmigrate/checks/rule_fix.hpp"
 
 namespace torchmigrate::checks {
 namespace {
@@ -52,12 +53,8 @@ class RenamedEnumMemberCheck final : public engine::PythonCheck {
     std::string replacement = std::string(enumeration.text()) + "(" + value + ")";
     Diagnostic& diagnostic =
         context.report(rule(), site.range(), {{"old", member->first}, {"new", new_name}, {"value", value}});
-    Fix fix;
-    fix.title = "Replace with `" + replacement + "`";
-    fix.edits.push_back(Edit::replace(site.range(), replacement));
-    fix.applicability = rule().fix_applicability.value_or(Applicability::Safe);  // the catalog decides
-    fix.requirements = rule().fix_requirements;
-    diagnostic.fixes.push_back(std::move(fix));
+    diagnostic.fixes.push_back(rule_fix(rule(), "Replace with `" + replacement + "`",
+                                        {Edit::replace(site.range(), replacement)}, Applicability::Safe));
   }
 
   std::string enum_name_;

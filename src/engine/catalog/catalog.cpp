@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/catalog/catalog.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -191,6 +192,31 @@ std::string reference_url(std::string_view reference) {
   std::string_view kind = reference.starts_with("pytorch-issue#") ? "issues" : "pull";
   return "https://github.com/pytorch/pytorch/" + std::string(kind) + "/" +
          std::string(reference.substr(reference.find('#') + 1));
+}
+
+std::string fix_label(const RuleSpec& rule, bool with_policies) {
+  if (!rule.fix_applicability) return "none";
+  std::string label(to_string(*rule.fix_applicability));
+  if (!rule.fix_requirements.empty()) label += " (needs " + to_string(rule.fix_requirements) + ")";
+  if (with_policies && rule.fix_policies) label += ", keep-old/adopt-new";
+  return label;
+}
+
+std::string_view example_language(const RuleSpec& rule) {
+  switch (rule.language) {
+    case RuleLanguage::Python: return "python";
+    case RuleLanguage::Cxx: return "cpp";
+    case RuleLanguage::Build: break;
+  }
+  return "";
+}
+
+std::string markdown_code_block(std::string_view language, std::string_view code) {
+  return fmt::format("```{}\n{}{}```\n", language, code, code.ends_with('\n') ? "" : "\n");
+}
+
+std::string adopt_new_lead(const RuleSpec& rule) {
+  return fmt::format("Or, adopting the {} behaviour", rule.release.to.str());
 }
 
 std::string RuleSpec::format_message(const std::map<std::string, std::string>& values) const {

@@ -100,4 +100,28 @@ FixPolicy parse_policy(std::string_view value) {
   throw std::invalid_argument("invalid policy `" + std::string(value) + "`; expected keep-old or adopt-new");
 }
 
+FixPolicy validate_policy(std::string_view code, std::string_view value, const Catalog& catalog) {
+  if (code != "ALL") {
+    const RuleSpec* rule = catalog.find(code);
+    if (rule == nullptr || !rule->fix_policies) {
+      throw PolicyError(rule == nullptr ? PolicyError::Problem::UnknownRule : PolicyError::Problem::NoChoice,
+                        std::string(code) + " has no keep-old/adopt-new choice");
+    }
+  }
+  try {
+    return parse_policy(value);
+  } catch (const std::invalid_argument& error) {
+    throw PolicyError(PolicyError::Problem::InvalidValue, error.what());
+  }
+}
+
+std::string output_format_choices() {
+  std::string choices;
+  for (std::string_view name : kOutputFormatNames) {
+    if (!choices.empty()) choices += ", ";
+    choices += name;
+  }
+  return choices;
+}
+
 }  // namespace torchmigrate::engine

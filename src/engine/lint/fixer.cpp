@@ -147,112 +147,153 @@ void withhold_self_imports(std::vector<Diagnostic>& diagnostics, const SourceFil
   }
 }
 
-FixOutcome fix_file(const Linter& linter, const SourceFile& file) {
-  const Settings& settings = linter.settings();
-  FixOutcome outcome;
-  std::string text = file.text();
+namespace {
+
+// One file's fixing: lint, apply every compatible fix, lint the result again, until no fix is
+// left to apply, a fix would add a syntax error, or the passes run out.
+class FileFixer {
+ public:
+  FileFixer(const Linter& linter, const SourceFile& file)
+      : linter_(linter),
+        settings_(linter.settings()),
+        file_(file),
+        text_(file.text()),
+        original_diagnostics_(lint(file)),
+        diagnostics_(original_diagnostics_) {}
+
+  FixOutcome run();
+
+ private:
   // Every front counts the syntax errors of its files; a fix may not add one.
-  auto syntax_errors_of = [&](const std::string& candidate) {
-    return linter.syntax_errors(SourceFile(file.path(), candidate, file.language()));
-  };
-  auto lint = [&](const SourceFile& source) {
-    std::vector<Diagnostic> found = linter.lint(source);
+  size_t syntax_errors_of(const std::string& candidate) const {
+    return linter_.syntax_errors(SourceFile(file_.path(), candidate, file_.language()));
+  }
+  std::vector<Diagnostic> lint(const SourceFile& source) const {
+    std::vector<Diagnostic> found = linter_.lint(source);
     withhold_self_imports(found, source);
     return found;
-  };
-  const std::vector<Diagnostic> original_diagnostics = lint(file);
-  std::vector<Diagnostic> diagnostics = original_diagnostics;
-  std::optional<size_t> syntax_errors;  // of `text`; computed once a pass has something to apply
-  bool broken_before = false;           // the file as read already had a syntax error
-  std::set<std::string> invalid_reported;
+  }
+  void roll_back(Diagnostic problem) {
+    outcome_.rollback = problem;
+    outcome_.problems.push_back(std::move(problem));
+    outcome_.text = file_.text();
+    outcome_.applied.clear();
+    outcome_.remaining = original_diagnostics_;
+  }
+  std::vector<Candidate> pick(const SourceFile& current, std::vector<Edit>& accepted);
+  bool breaks_syntax(int pass, const std::vector<Candidate>& candidates, const std::string& next);
+  void roll_back_syntax_error(int pass, const std::vector<Candidate>& candidates);
 
-  auto roll_back = [&](Diagnostic problem) {
-    outcome.rollback = problem;
-    outcome.problems.push_back(std::move(problem));
-    outcome.text = file.text();
-    outcome.applied.clear();
-    outcome.remaining = original_diagnostics;
-  };
+  const Linter& linter_;
+  const Settings& settings_;
+  const SourceFile& file_;
+  FixOutcome outcome_;
+  std::string text_;
+  const std::vector<Diagnostic> original_diagnostics_;
+  std::vector<Diagnostic> diagnostics_;
+  std::optional<size_t> syntax_errors_;  // of `text_`; computed once a pass has something to apply
+  bool broken_before_ = false;           // the file as read already had a syntax error
+  std::set<std::string> invalid_reported_;
+};
 
+FixOutcome FileFixer::run() {
   for (int pass = 0;; ++pass) {
-    SourceFile current(file.path(), text, file.language());
-    if (pass > 0) diagnostics = lint(current);
+    SourceFile current(file_.path(), text_, file_.language());
+    if (pass > 0) diagnostics_ = lint(current);
     std::vector<Edit> accepted;
-    std::vector<Candidate> candidates;
-    for (const Diagnostic& diagnostic : diagnostics) {
-      const Fix* fix = chosen_fix(diagnostic, settings);
-      if (fix == nullptr || fix->edits.empty() || !will_apply(*fix, settings)) continue;
-      if (!valid_edits(fix->edits, text.size())) {
-        if (invalid_reported.insert(diagnostic.code).second) {
-          outcome.problems.push_back(internal_error("A fix of " + diagnostic.code +
-                                                    " produced an invalid edit and was skipped (please report this)"));
-        }
-        continue;
-      }
-      std::vector<Edit> edits;
-      for (const Edit& edit : fix->edits) edits.push_back(adapt_line_endings(edit, text));
-      if (!compatible(edits, accepted)) continue;  // the next pass sees it again
-      add_unique(accepted, edits);
-      candidates.push_back({&diagnostic, fix, std::move(edits), current.location(diagnostic.range.start).line});
-    }
+    std::vector<Candidate> candidates = pick(current, accepted);
     if (accepted.empty()) {
-      outcome.text = std::move(text);
-      outcome.remaining = std::move(diagnostics);
+      outcome_.text = std::move(text_);
+      outcome_.remaining = std::move(diagnostics_);
       break;
     }
     if (pass == kMaxFixPasses) {
       std::vector<std::string> codes;
       for (const Candidate& candidate : candidates) codes.push_back(candidate.diagnostic->code);
-      outcome.hit_pass_limit = true;
+      outcome_.hit_pass_limit = true;
       roll_back(internal_error("Fixes for " + code_list(codes) + " did not settle after " +
                                std::to_string(kMaxFixPasses) + " passes; the file was left unchanged (please report this)"));
       break;
     }
-    std::string next = apply_keeping_final_newline(text, accepted, file);
-    {
-      if (!syntax_errors) {
-        syntax_errors = syntax_errors_of(text);
-        broken_before = pass == 0 && *syntax_errors > 0;
-      }
-      size_t after = syntax_errors_of(next);
-      if (after > *syntax_errors) {
-        // Name the fixes that break the syntax on their own; if none does, the combination did.
-        std::vector<std::string> culprits;
-        uint32_t line = 0;
-        for (const Candidate& candidate : candidates) {
-          if (syntax_errors_of(apply_keeping_final_newline(text, candidate.edits, file)) > *syntax_errors) {
-            culprits.push_back(candidate.diagnostic->code);
-            if (line == 0) line = candidate.line;
-          }
-        }
-        if (culprits.empty()) {
-          for (const Candidate& candidate : candidates) culprits.push_back(candidate.diagnostic->code);
-        }
-        std::string where = line != 0 && pass == 0 ? " at line " + std::to_string(line) : "";
-        if (broken_before) {
-          // Expected, not a bug: a finding in code the parser had to recover from can carry a
-          // fix that does not fit the code as written.
-          Diagnostic problem;
-          problem.code = kIoErrorCode;
-          problem.severity = Severity::Warning;
-          problem.message = "Fix for " + code_list(culprits) + where +
-                            " not applied: the file already has a syntax error (TM901) and the fix would add one; "
-                            "the file was left unchanged. Correct the syntax error, then run --fix again";
-          roll_back(std::move(problem));
-        } else {
-          roll_back(internal_error("Fix for " + code_list(culprits) + where +
-                                   " would introduce a syntax error; the file was left unchanged (please report this)"));
-        }
-        break;
-      }
-      syntax_errors = after;
-    }
+    std::string next = apply_keeping_final_newline(text_, accepted, file_);
+    if (breaks_syntax(pass, candidates, next)) break;
     for (const Candidate& candidate : candidates) {
-      outcome.applied.push_back({candidate.diagnostic->code, candidate.fix->title, candidate.line});
+      outcome_.applied.push_back({candidate.diagnostic->code, candidate.fix->title, candidate.line});
     }
-    text = std::move(next);
+    text_ = std::move(next);
   }
-  return outcome;
+  return std::move(outcome_);
 }
+
+// The fixes of this pass that apply and fit together, their edits added to `accepted`.
+std::vector<Candidate> FileFixer::pick(const SourceFile& current, std::vector<Edit>& accepted) {
+  std::vector<Candidate> candidates;
+  for (const Diagnostic& diagnostic : diagnostics_) {
+    const Fix* fix = chosen_fix(diagnostic, settings_);
+    if (fix == nullptr || fix->edits.empty() || !will_apply(*fix, settings_)) continue;
+    if (!valid_edits(fix->edits, text_.size())) {
+      if (invalid_reported_.insert(diagnostic.code).second) {
+        outcome_.problems.push_back(internal_error("A fix of " + diagnostic.code +
+                                                   " produced an invalid edit and was skipped (please report this)"));
+      }
+      continue;
+    }
+    std::vector<Edit> edits;
+    for (const Edit& edit : fix->edits) edits.push_back(adapt_line_endings(edit, text_));
+    if (!compatible(edits, accepted)) continue;  // the next pass sees it again
+    add_unique(accepted, edits);
+    candidates.push_back({&diagnostic, fix, std::move(edits), current.location(diagnostic.range.start).line});
+  }
+  return candidates;
+}
+
+// Whether `next` has more syntax errors than the text it was made from; then the fixes are rolled back.
+bool FileFixer::breaks_syntax(int pass, const std::vector<Candidate>& candidates, const std::string& next) {
+  if (!syntax_errors_) {
+    syntax_errors_ = syntax_errors_of(text_);
+    broken_before_ = pass == 0 && *syntax_errors_ > 0;
+  }
+  size_t after = syntax_errors_of(next);
+  if (after > *syntax_errors_) {
+    roll_back_syntax_error(pass, candidates);
+    return true;
+  }
+  syntax_errors_ = after;
+  return false;
+}
+
+void FileFixer::roll_back_syntax_error(int pass, const std::vector<Candidate>& candidates) {
+  // Name the fixes that break the syntax on their own; if none does, the combination did.
+  std::vector<std::string> culprits;
+  uint32_t line = 0;
+  for (const Candidate& candidate : candidates) {
+    if (syntax_errors_of(apply_keeping_final_newline(text_, candidate.edits, file_)) > *syntax_errors_) {
+      culprits.push_back(candidate.diagnostic->code);
+      if (line == 0) line = candidate.line;
+    }
+  }
+  if (culprits.empty()) {
+    for (const Candidate& candidate : candidates) culprits.push_back(candidate.diagnostic->code);
+  }
+  std::string where = line != 0 && pass == 0 ? " at line " + std::to_string(line) : "";
+  if (broken_before_) {
+    // Expected, not a bug: a finding in code the parser had to recover from can carry a
+    // fix that does not fit the code as written.
+    Diagnostic problem;
+    problem.code = kIoErrorCode;
+    problem.severity = Severity::Warning;
+    problem.message = "Fix for " + code_list(culprits) + where +
+                      " not applied: the file already has a syntax error (TM901) and the fix would add one; "
+                      "the file was left unchanged. Correct the syntax error, then run --fix again";
+    roll_back(std::move(problem));
+  } else {
+    roll_back(internal_error("Fix for " + code_list(culprits) + where +
+                             " would introduce a syntax error; the file was left unchanged (please report this)"));
+  }
+}
+
+}  // namespace
+
+FixOutcome fix_file(const Linter& linter, const SourceFile& file) { return FileFixer(linter, file).run(); }
 
 }  // namespace torchmigrate::engine

@@ -204,6 +204,140 @@ std::string cache_dir_problem(const std::string& directory) {
   return {};
 }
 
+// `entry` names `code`, which is no rule with a keep-old/adopt-new choice. The choices come from
+// the catalog, so a new changed-default rule is named too.
+[[noreturn]] void fail_no_policy_choice(const TableReader& reader, const toml::node& node, std::string_view entry,
+                                        std::string_view code, const Catalog& catalog) {
+  std::string with_choice;
+  for (const RuleSpec& rule : catalog.rules()) {
+    if (rule.fix_policies) with_choice += (with_choice.empty() ? "" : ", ") + rule.code;
+  }
+  std::string named(code);
+  reader.fail(node, entry,
+              "names `" + named + "`, which is not a rule with a keep-old/adopt-new choice (" + with_choice + ")");
+}
+
+// One policy entry, `node` its value, through validate_policy, worded for the file.
+FixPolicy checked_policy(const TableReader& reader, std::string_view entry, std::string_view code,
+                         const toml::node& node, const Catalog& catalog) {
+  try {
+    // A value that is not a string reads as "", so the code is still checked first.
+    return validate_policy(code, node.is_string() ? *node.value<std::string>() : std::string(), catalog);
+  } catch (const PolicyError& error) {
+    if (error.problem != PolicyError::Problem::InvalidValue) fail_no_policy_choice(reader, node, entry, code, catalog);
+    (void)reader.string(entry, node);  // "must be a string" comes before "invalid policy"
+    reader.fail(node, entry, error.what());
+  }
+}
+
+// `policy`: "keep-old" or "adopt-new" for every rule, or a table CODE = policy.
+void read_policy(const TableReader& reader, std::string_view key, const toml::node& value, const Catalog& catalog,
+                 ConfigFile& config) {
+  if (value.is_string()) {
+    config.policy["ALL"] = checked_policy(reader, key, "ALL", value, catalog);
+    return;
+  }
+  const toml::table* policies = value.as_table();
+  if (policies == nullptr) reader.fail(value, key, "must be \"keep-old\", \"adopt-new\" or a table CODE = policy");
+  for (const auto& [code, policy] : *policies) {
+    std::string entry = "policy." + std::string(code.str());
+    // ALL is the string form's: in the table every key must be a rule.
+    if (code.str() == "ALL") fail_no_policy_choice(reader, policy, entry, code.str(), catalog);
+    config.policy[std::string(code.str())] = checked_policy(reader, entry, code.str(), policy, catalog);
+  }
+}
+
+void read_per_file_ignores(const TableReader& reader, std::string_view key, const toml::node& value,
+                           const Catalog& catalog, ConfigFile& config) {
+  for (const auto& [glob, codes] : reader.table(key, value, "{ \"tests/**\" = [CODES] }")) {
+    std::string entry = "per-file-ignores.\"" + std::string(glob.str()) + "\"";
+    std::string problem = glob_problem(glob.str());
+    if (!problem.empty()) reader.fail(codes, entry, "is not a usable glob: it " + problem);
+    std::vector<std::string> selectors = checked_selectors(reader, entry, codes, catalog);
+    if (selectors.empty()) reader.fail(codes, entry, "is empty; list the rule codes or code prefixes to ignore");
+    config.per_file_ignores.emplace_back(RootedGlob{config.root, std::string(glob.str())}, std::move(selectors));
+  }
+}
+
+// The keys about rules: which run, which fixes, the torch range. False for any other key.
+bool read_rule_key(const TableReader& reader, std::string_view key, const toml::node& value, const Catalog& catalog,
+                   ConfigFile& config) {
+  if (key == "select") {
+    config.select = checked_selectors(reader, key, value, catalog);
+  } else if (key == "extend-select") {
+    config.extend_select = checked_selectors(reader, key, value, catalog);
+  } else if (key == "ignore") {
+    config.ignore = checked_selectors(reader, key, value, catalog);
+  } else if (key == "fixable") {
+    config.fixable = checked_selectors(reader, key, value, catalog);
+  } else if (key == "unfixable") {
+    config.unfixable = checked_selectors(reader, key, value, catalog);
+  } else if (key == "per-file-ignores") {
+    read_per_file_ignores(reader, key, value, catalog, config);
+  } else if (key == "policy") {
+    read_policy(reader, key, value, catalog, config);
+  } else if (key == "min-torch") {
+    std::string version = reader.string(key, value);
+    try {
+      TorchVersion::parse(version);
+    } catch (const std::invalid_argument& error) {
+      reader.fail(value, key, error.what());
+    }
+    config.min_torch = version;
+  } else if (key == "target-version") {
+    std::string version = reader.string(key, value);
+    try {
+      (void)catalog.parse_target(version);
+    } catch (const std::invalid_argument& error) {
+      reader.fail(value, key, error.what());
+    }
+    config.target_version = version;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The keys about files and the run: which files, how big, what the report and cache are. False
+// for any other key.
+bool read_file_key(const TableReader& reader, std::string_view key, const toml::node& value, ConfigFile& config) {
+  if (key == "extend") {
+    std::string base = reader.string(key, value);
+    if (base.empty()) reader.fail(value, key, "is empty; name the configuration file to extend, e.g. \"../base.toml\"");
+    config.extend = base;
+  } else if (key == "exclude") {
+    config.exclude = checked_globs(reader, key, value, config.root);
+  } else if (key == "extend-exclude") {
+    config.extend_exclude = checked_globs(reader, key, value, config.root);
+  } else if (key == "extension" || key == "include-extensions") {
+    read_extensions(reader, key, value, config);
+  } else if (key == "max-file-size-mb") {
+    std::optional<int64_t> megabytes = value.value<int64_t>();
+    if (!value.is_integer() || !megabytes || *megabytes < 0) {
+      reader.fail(value, key, "must be a whole number of megabytes, or 0 for no limit (default 4)");
+    }
+    config.max_file_size_mb = static_cast<size_t>(*megabytes);
+  } else if (key == "respect-gitignore") {
+    if (!value.is_boolean()) reader.fail(value, key, "must be true or false");
+    config.respect_gitignore = value.value<bool>().value();
+  } else if (key == "output-format") {
+    std::string format = reader.string(key, value);
+    if (std::find(kOutputFormatNames.begin(), kOutputFormatNames.end(), format) == kOutputFormatNames.end()) {
+      reader.fail(value, key, "is `" + format + "`; expected one of: " + output_format_choices());
+    }
+    config.output_format = format;
+  } else if (key == "cache-dir") {
+    std::string directory = reader.string(key, value);
+    std::string problem = cache_dir_problem(directory);
+    if (!problem.empty()) reader.fail(value, key, problem);
+    config.cache_dir = directory;
+    config.cache_dir_root = config.root;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 ConfigFile parse_table(const toml::table& table, const fs::path& path, const std::string& prefix,
                        const Catalog& catalog) {
   ConfigFile config;
@@ -213,104 +347,7 @@ ConfigFile parse_table(const toml::table& table, const fs::path& path, const std
   TableReader reader(path, prefix);
   for (const auto& [key_node, value] : table) {
     std::string_view key = key_node.str();
-    if (key == "select") {
-      config.select = checked_selectors(reader, key, value, catalog);
-    } else if (key == "extend-select") {
-      config.extend_select = checked_selectors(reader, key, value, catalog);
-    } else if (key == "ignore") {
-      config.ignore = checked_selectors(reader, key, value, catalog);
-    } else if (key == "fixable") {
-      config.fixable = checked_selectors(reader, key, value, catalog);
-    } else if (key == "unfixable") {
-      config.unfixable = checked_selectors(reader, key, value, catalog);
-    } else if (key == "extend") {
-      std::string base = reader.string(key, value);
-      if (base.empty()) reader.fail(value, key, "is empty; name the configuration file to extend, e.g. \"../base.toml\"");
-      config.extend = base;
-    } else if (key == "per-file-ignores") {
-      for (const auto& [glob, codes] : reader.table(key, value, "{ \"tests/**\" = [CODES] }")) {
-        std::string entry = "per-file-ignores.\"" + std::string(glob.str()) + "\"";
-        std::string problem = glob_problem(glob.str());
-        if (!problem.empty()) reader.fail(codes, entry, "is not a usable glob: it " + problem);
-        std::vector<std::string> selectors = checked_selectors(reader, entry, codes, catalog);
-        if (selectors.empty()) reader.fail(codes, entry, "is empty; list the rule codes or code prefixes to ignore");
-        config.per_file_ignores.emplace_back(RootedGlob{config.root, std::string(glob.str())}, std::move(selectors));
-      }
-    } else if (key == "exclude") {
-      config.exclude = checked_globs(reader, key, value, config.root);
-    } else if (key == "extend-exclude") {
-      config.extend_exclude = checked_globs(reader, key, value, config.root);
-    } else if (key == "extension" || key == "include-extensions") {
-      read_extensions(reader, key, value, config);
-    } else if (key == "max-file-size-mb") {
-      std::optional<int64_t> megabytes = value.value<int64_t>();
-      if (!value.is_integer() || !megabytes || *megabytes < 0) {
-        reader.fail(value, key, "must be a whole number of megabytes, or 0 for no limit (default 4)");
-      }
-      config.max_file_size_mb = static_cast<size_t>(*megabytes);
-    } else if (key == "min-torch") {
-      std::string version = reader.string(key, value);
-      try {
-        TorchVersion::parse(version);
-      } catch (const std::invalid_argument& error) {
-        reader.fail(value, key, error.what());
-      }
-      config.min_torch = version;
-    } else if (key == "target-version") {
-      std::string version = reader.string(key, value);
-      try {
-        (void)catalog.parse_target(version);
-      } catch (const std::invalid_argument& error) {
-        reader.fail(value, key, error.what());
-      }
-      config.target_version = version;
-    } else if (key == "policy") {
-      auto policy_of = [&](const toml::node& node, std::string_view entry) {
-        try {
-          return parse_policy(reader.string(entry, node));
-        } catch (const std::invalid_argument& error) {
-          reader.fail(node, entry, error.what());
-        }
-      };
-      if (value.is_string()) {
-        config.policy["ALL"] = policy_of(value, key);
-      } else if (const toml::table* policies = value.as_table()) {
-        for (const auto& [code, policy] : *policies) {
-          std::string entry = "policy." + std::string(code.str());
-          const RuleSpec* rule = catalog.find(code.str());
-          if (rule == nullptr || !rule->fix_policies) {
-            std::string with_choice;  // from the catalog, so a new changed-default rule is named too
-            for (const RuleSpec& candidate : catalog.rules()) {
-              if (candidate.fix_policies) with_choice += (with_choice.empty() ? "" : ", ") + candidate.code;
-            }
-            reader.fail(policy, entry,
-                        "names `" + std::string(code.str()) +
-                            "`, which is not a rule with a keep-old/adopt-new choice (" + with_choice + ")");
-          }
-          config.policy[std::string(code.str())] = policy_of(policy, entry);
-        }
-      } else {
-        reader.fail(value, key, "must be \"keep-old\", \"adopt-new\" or a table CODE = policy");
-      }
-    } else if (key == "respect-gitignore") {
-      if (!value.is_boolean()) reader.fail(value, key, "must be true or false");
-      config.respect_gitignore = value.value<bool>().value();
-    } else if (key == "output-format") {
-      std::string format = reader.string(key, value);
-      static const std::array<std::string_view, 9> kFormats = {"concise", "full",   "json",   "json-lines", "sarif",
-                                                               "github",  "gitlab", "junit", "markdown"};
-      if (std::find(kFormats.begin(), kFormats.end(), format) == kFormats.end()) {
-        reader.fail(value, key,
-                    "is `" + format + "`; expected one of: concise, full, json, json-lines, sarif, github, gitlab, junit, markdown");
-      }
-      config.output_format = format;
-    } else if (key == "cache-dir") {
-      std::string directory = reader.string(key, value);
-      std::string problem = cache_dir_problem(directory);
-      if (!problem.empty()) reader.fail(value, key, problem);
-      config.cache_dir = directory;
-      config.cache_dir_root = config.root;
-    } else {
+    if (!read_rule_key(reader, key, value, catalog, config) && !read_file_key(reader, key, value, config)) {
       reader.fail_at(key_node.source(), "unknown key `" + reader.prefix() + std::string(key) +
                                             "`; valid keys: " + valid_keys());
     }
@@ -481,6 +518,103 @@ std::vector<const ResolvedConfig*> ConfigResolver::resolved() const {
   return out;
 }
 
+namespace {
+
+// Which rules run: the command line's selection over the file's (`file` null: none). --select
+// replaces the file's, the others extend it.
+void resolve_selection(const CliOverrides& overrides, const ConfigFile* file, RuleSelection& selection) {
+  if (!overrides.select.empty()) {
+    selection.select = overrides.select;
+  } else if (file && file->select) {
+    selection.select = *file->select;
+  }
+  if (file) selection.extend_select = file->extend_select;
+  selection.extend_select.insert(selection.extend_select.end(), overrides.extend_select.begin(),
+                                 overrides.extend_select.end());
+  if (file) selection.ignore = file->ignore;
+  if (overrides.select.empty() && file && file->select && file->select->empty()) {
+    // `select = []` selects nothing, as in Ruff (an empty selection otherwise means the
+    // defaults): every rule is selected and ignored at the same, weakest specificity, so only
+    // a more specific extend-select enables anything.
+    selection.select = {"ALL"};
+    selection.ignore.insert(selection.ignore.begin(), "ALL");
+  }
+  selection.ignore.insert(selection.ignore.end(), overrides.ignore.begin(), overrides.ignore.end());
+}
+
+// The supported range and the target, each with where it came from.
+void resolve_torch_range(const CliOverrides& overrides, const ConfigFile* file, const Catalog& catalog,
+                         ResolvedConfig& resolved) {
+  Settings& settings = resolved.settings;
+  if (overrides.min_torch) {
+    settings.min_torch = TorchVersion::parse(*overrides.min_torch);
+    resolved.min_torch_source = "--min-torch";
+  } else if (file && file->min_torch) {
+    settings.min_torch = TorchVersion::parse(*file->min_torch);
+    resolved.min_torch_source = file->path.string() + " (min-torch)";
+  }
+  if (overrides.target_version) {
+    settings.target = catalog.parse_target(*overrides.target_version);
+    resolved.target_source = "--target-version";
+  } else if (file && file->target_version) {
+    settings.target = catalog.parse_target(*file->target_version);
+    resolved.target_source = file->path.string() + " (target-version)";
+  }
+}
+
+// Which fixes apply, and how: policies, unsafe fixes, fixable and unfixable rules.
+void resolve_fixes(const CliOverrides& overrides, const ConfigFile* file, Settings& settings) {
+  if (file) settings.policies = file->policy;
+  for (const auto& [code, policy] : overrides.policy) settings.policies[code] = policy;
+  settings.unsafe_fixes = overrides.unsafe_fixes;
+  if (overrides.fixable) {
+    settings.fixable = *overrides.fixable;
+  } else if (file && file->fixable) {
+    settings.fixable = *file->fixable;
+    // `fixable = []`: no rule may fix (an empty list otherwise means all).
+    if (settings.fixable.empty()) settings.unfixable.push_back("ALL");
+  }
+  if (file) settings.unfixable.insert(settings.unfixable.end(), file->unfixable.begin(), file->unfixable.end());
+  settings.unfixable.insert(settings.unfixable.end(), overrides.unfixable.begin(), overrides.unfixable.end());
+}
+
+// Excluded files and per-file ignores. Globs are grouped by the directory they are relative to.
+void resolve_globs(const CliOverrides& overrides, const ConfigFile* file, ResolvedConfig& resolved) {
+  std::vector<RootedGlob> exclude;
+  if (overrides.exclude) {
+    exclude = *overrides.exclude;
+  } else if (file && file->exclude) {
+    exclude = *file->exclude;
+  }
+  if (file) exclude.insert(exclude.end(), file->extend_exclude.begin(), file->extend_exclude.end());
+  exclude.insert(exclude.end(), overrides.extend_exclude.begin(), overrides.extend_exclude.end());
+  std::map<fs::path, std::vector<std::string>> exclude_by_root;
+  for (const RootedGlob& glob : exclude) exclude_by_root[glob.root].push_back(glob.pattern);
+  for (auto& [directory, patterns] : exclude_by_root) {
+    resolved.exclude.emplace_back(directory, GlobSet(std::move(patterns)));
+  }
+  std::vector<std::pair<RootedGlob, std::vector<std::string>>> per_file_ignores;
+  if (file) per_file_ignores = file->per_file_ignores;
+  per_file_ignores.insert(per_file_ignores.end(), overrides.per_file_ignores.begin(), overrides.per_file_ignores.end());
+  for (const auto& [glob, codes] : per_file_ignores) {
+    resolved.per_file_ignores.push_back({glob.root, GlobSet({glob.pattern}), codes});
+  }
+}
+
+// What only a file sets: extra file endings, the report format, the cache directory.
+void take_file_settings(const ConfigFile& file, ResolvedConfig& resolved) {
+  resolved.extensions = file.extensions;
+  resolved.build_extensions = file.build_extensions;
+  resolved.settings.build_extensions = file.build_extensions;
+  resolved.output_format = file.output_format;
+  if (file.cache_dir) {
+    resolved.cache_dir = (file.cache_dir_root / *file.cache_dir).lexically_normal().string();
+    resolved.cache_dir_root = file.cache_dir_root;
+  }
+}
+
+}  // namespace
+
 const ResolvedConfig& ConfigResolver::resolve(const std::optional<fs::path>& config_path) {
   std::string key = config_path ? config_path->string() : std::string();
   if (auto it = configs_.find(key); it != configs_.end()) return *it->second;
@@ -488,7 +622,9 @@ const ResolvedConfig& ConfigResolver::resolve(const std::optional<fs::path>& con
   std::optional<ConfigFile> file;
   if (config_path) {
     std::error_code error;
-    if (!fs::is_regular_file(*config_path, error)) throw ConfigError(config_path->string() + ": no such configuration file");
+    if (!fs::is_regular_file(*config_path, error)) {
+      throw ConfigError(config_path->string() + ": no such configuration file");
+    }
     file = read_config_chain(*config_path, catalog_);
     if (!file && explicit_config_) {
       throw ConfigError(config_path->string() + ": has no [tool.torchmigrate] section");
@@ -500,81 +636,13 @@ const ResolvedConfig& ConfigResolver::resolve(const std::optional<fs::path>& con
   if (file) resolved->bases = file->bases;
   resolved->root = file ? fs::absolute(file->root, error).lexically_normal() : fs::current_path(error);
 
-  // Command-line selection overrides the file's: --select replaces, the others extend.
-  Settings& settings = resolved->settings;
-  if (!overrides_.select.empty()) {
-    settings.selection.select = overrides_.select;
-  } else if (file && file->select) {
-    settings.selection.select = *file->select;
-  }
-  if (file) settings.selection.extend_select = file->extend_select;
-  settings.selection.extend_select.insert(settings.selection.extend_select.end(), overrides_.extend_select.begin(),
-                                          overrides_.extend_select.end());
-  if (file) settings.selection.ignore = file->ignore;
-  if (overrides_.select.empty() && file && file->select && file->select->empty()) {
-    // `select = []` selects nothing, as in Ruff (an empty selection otherwise means the
-    // defaults): every rule is selected and ignored at the same, weakest specificity, so only
-    // a more specific extend-select enables anything.
-    settings.selection.select = {"ALL"};
-    settings.selection.ignore.insert(settings.selection.ignore.begin(), "ALL");
-  }
-  settings.selection.ignore.insert(settings.selection.ignore.end(), overrides_.ignore.begin(), overrides_.ignore.end());
-  if (overrides_.min_torch) {
-    settings.min_torch = TorchVersion::parse(*overrides_.min_torch);
-    resolved->min_torch_source = "--min-torch";
-  } else if (file && file->min_torch) {
-    settings.min_torch = TorchVersion::parse(*file->min_torch);
-    resolved->min_torch_source = file->path.string() + " (min-torch)";
-  }
-  if (overrides_.target_version) {
-    settings.target = catalog_.parse_target(*overrides_.target_version);
-    resolved->target_source = "--target-version";
-  } else if (file && file->target_version) {
-    settings.target = catalog_.parse_target(*file->target_version);
-    resolved->target_source = file->path.string() + " (target-version)";
-  }
-  if (file && file->max_file_size_mb) settings.max_file_bytes = *file->max_file_size_mb << 20;
-  if (file) settings.policies = file->policy;
-  for (const auto& [code, policy] : overrides_.policy) settings.policies[code] = policy;
-  settings.unsafe_fixes = overrides_.unsafe_fixes;
-
-  // Globs are grouped by the directory they are relative to.
-  std::vector<RootedGlob> exclude;
-  if (overrides_.exclude) {
-    exclude = *overrides_.exclude;
-  } else if (file && file->exclude) {
-    exclude = *file->exclude;
-  }
-  if (file) exclude.insert(exclude.end(), file->extend_exclude.begin(), file->extend_exclude.end());
-  exclude.insert(exclude.end(), overrides_.extend_exclude.begin(), overrides_.extend_exclude.end());
-  std::map<fs::path, std::vector<std::string>> exclude_by_root;
-  for (const RootedGlob& glob : exclude) exclude_by_root[glob.root].push_back(glob.pattern);
-  for (auto& [directory, patterns] : exclude_by_root) resolved->exclude.emplace_back(directory, GlobSet(std::move(patterns)));
-  std::vector<std::pair<RootedGlob, std::vector<std::string>>> per_file_ignores;
-  if (file) per_file_ignores = file->per_file_ignores;
-  per_file_ignores.insert(per_file_ignores.end(), overrides_.per_file_ignores.begin(), overrides_.per_file_ignores.end());
-  for (const auto& [glob, codes] : per_file_ignores) {
-    resolved->per_file_ignores.push_back({glob.root, GlobSet({glob.pattern}), codes});
-  }
-  if (overrides_.fixable) {
-    settings.fixable = *overrides_.fixable;
-  } else if (file && file->fixable) {
-    settings.fixable = *file->fixable;
-    // `fixable = []`: no rule may fix (an empty list otherwise means all).
-    if (settings.fixable.empty()) settings.unfixable.push_back("ALL");
-  }
-  if (file) settings.unfixable.insert(settings.unfixable.end(), file->unfixable.begin(), file->unfixable.end());
-  settings.unfixable.insert(settings.unfixable.end(), overrides_.unfixable.begin(), overrides_.unfixable.end());
-  if (file) {
-    resolved->extensions = file->extensions;
-    resolved->build_extensions = file->build_extensions;
-    resolved->settings.build_extensions = file->build_extensions;
-    resolved->output_format = file->output_format;
-    if (file->cache_dir) {
-      resolved->cache_dir = (file->cache_dir_root / *file->cache_dir).lexically_normal().string();
-      resolved->cache_dir_root = file->cache_dir_root;
-    }
-  }
+  const ConfigFile* read = file ? &*file : nullptr;
+  resolve_selection(overrides_, read, resolved->settings.selection);
+  resolve_torch_range(overrides_, read, catalog_, *resolved);
+  if (file && file->max_file_size_mb) resolved->settings.max_file_bytes = *file->max_file_size_mb << 20;
+  resolve_fixes(overrides_, read, resolved->settings);
+  resolve_globs(overrides_, read, *resolved);
+  if (file) take_file_settings(*file, *resolved);
   resolved->respect_gitignore = overrides_.respect_gitignore.value_or(
       file && file->respect_gitignore ? *file->respect_gitignore : true);
   return *configs_.emplace(key, std::move(resolved)).first->second;

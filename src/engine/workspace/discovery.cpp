@@ -199,152 +199,208 @@ fs::file_type type_of(const fs::path& path, unsigned char type) {
   }
 }
 
+// A directory being walked: its entries, and the next one to look at.
+struct Frame {
+  fs::path directory;
+  Entries entries;
+  size_t next = 0;
+};
+
+// One discovery: the files found under each path given, in the order found.
+class Discoverer {
+ public:
+  Discoverer(const buildfiles::ExtraExtensions& build_extensions, const DiscoveryFilter* filter, Discovery& result)
+      : build_extensions_(build_extensions), filter_(filter), result_(result) {}
+
+  void add(const std::string& argument);
+  // Sorts what was found into the result, each file once.
+  void finish();
+
+ private:
+  Language front(const fs::path& path) const {
+    return filter_ != nullptr && filter_->language ? filter_->language(path) : language_for(path, build_extensions_);
+  }
+  bool excluded(const fs::path& path, bool directory) const {
+    return filter_ != nullptr && filter_->excluded && filter_->excluded(path, directory);
+  }
+  void announce_last() const {
+    if (filter_ != nullptr && filter_->found) filter_->found(found_.back().file, found_.back().real);
+  }
+  fs::path real_path(const fs::path& path, const fs::file_status& link, std::error_code& error);
+  void add_named_file(const std::string& argument, const fs::path& root, const fs::file_status& link,
+                      const fs::path& real_root);
+  Frame read(const fs::path& directory, const fs::path& root, const fs::path& real_root, bool& searchable,
+             std::error_code& failure) const;
+  void walk(const std::string& argument, const fs::path& root, const fs::path& real_root);
+  void enter(std::vector<Frame>& frames, const fs::path& path, const fs::path& root, const fs::path& real_root);
+  void add_unknown_note();
+
+  const buildfiles::ExtraExtensions& build_extensions_;
+  const DiscoveryFilter* filter_;
+  Discovery& result_;
+  std::vector<Found> found_;
+  std::vector<std::string> unknown_;  // named files of no kind any front reads
+  // A named file that is no link is its directory's real path plus its name: canonicalising each
+  // of many named files (pre-commit, a shell glob) costs a readlink per component.
+  std::unordered_map<std::string, std::optional<fs::path>> real_directories_;
+};
+
+fs::path Discoverer::real_path(const fs::path& path, const fs::file_status& link, std::error_code& error) {
+  if (fs::is_symlink(link) || !path.has_filename() || path.filename() == "." || path.filename() == "..") {
+    return fs::canonical(path, error);
+  }
+  fs::path directory = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  auto [it, inserted] = real_directories_.try_emplace(directory.native());
+  if (inserted) {
+    fs::path real = fs::canonical(directory, error);
+    if (!error) it->second = std::move(real);
+  }
+  if (!it->second) return fs::canonical(path, error);
+  return *it->second / path.filename();
+}
+
+void Discoverer::add(const std::string& argument) {
+  fs::path root = fs::path(argument).lexically_normal();
+  std::error_code error;
+  fs::file_status link = fs::symlink_status(root, error);
+  fs::file_status status = fs::is_symlink(link) ? fs::status(root, error) : link;
+  if (error || !fs::exists(status)) {
+    result_.errors.push_back(argument + ": no such file or directory");
+    return;
+  }
+  fs::path real_root = real_path(root, link, error);
+  if (error) {
+    result_.errors.push_back(argument + ": " + error.message());
+    return;
+  }
+  bool directory = fs::is_directory(status);
+  if (filter_ != nullptr && filter_->force_exclude && excluded(root, directory)) return;
+  if (!directory) {
+    add_named_file(argument, root, link, real_root);
+    return;
+  }
+  walk(argument, root, real_root);
+}
+
+void Discoverer::add_named_file(const std::string& argument, const fs::path& root, const fs::file_status& link,
+                                const fs::path& real_root) {
+  // Named explicitly: checked even through a link, unless no front reads it.
+  Language language = front(root);
+  if (language == Language::Unknown) {
+    unknown_.push_back(argument);
+  } else {
+    // A regular file named as itself, not through a link, is as plain as one a walk reaches.
+    found_.push_back({{root.string(), language, nullptr, fs::is_regular_file(link)}, real_root.string()});
+    announce_last();
+  }
+}
+
+// Read before the filters ask about the directory itself (its configuration is in it).
+Frame Discoverer::read(const fs::path& directory, const fs::path& root, const fs::path& real_root, bool& searchable,
+                       std::error_code& failure) const {
+  Frame frame{directory, {}, 0};
+  if (read_entries(directory, frame.entries, searchable, failure) && filter_ != nullptr &&
+      filter_->listings != nullptr) {
+    filter_->listings->adopt(absolute_path(directory).lexically_normal().native(), frame.entries,
+                             walked_real(root, real_root, directory));
+  }
+  return frame;
+}
+
+// Each directory is read once, depth first; its entries also answer the filters' questions
+// about it (configuration files, .git, .gitignore), so they need not read it again.
+void Discoverer::walk(const std::string& argument, const fs::path& root, const fs::path& real_root) {
+  std::vector<Frame> frames;
+  // A directory that cannot be read for want of permission is skipped, as by
+  // recursive_directory_iterator's skip_permission_denied; another failure ends the root's walk.
+  std::error_code error;
+  bool root_searchable = true;
+  frames.push_back(read(root, root, real_root, root_searchable, error));
+  if (error) {
+    if (error != std::errc::permission_denied) result_.errors.push_back(argument + ": " + error.message());
+    return;
+  }
+  while (!frames.empty()) {
+    Frame& frame = frames.back();
+    if (frame.next == frame.entries.size()) {
+      frames.pop_back();
+      continue;
+    }
+    const auto& [name, type] = frame.entries[frame.next++];
+    fs::path path = frame.directory / name;
+    fs::file_type kind = type_of(path, type);
+    if (kind == fs::file_type::symlink) {
+      size_t before = found_.size();
+      add_link(path, root, real_root, build_extensions_, found_, result_);
+      if (found_.size() > before) announce_last();
+      continue;
+    }
+    if (kind == fs::file_type::directory) {
+      if (!is_default_excluded(name)) enter(frames, path, root, real_root);
+      continue;
+    }
+    Language language = front(path);
+    if (language != Language::Unknown && kind == fs::file_type::regular && !excluded(path, false)) {
+      // No link was followed to get here, so the real path is the root's plus the relative part.
+      found_.push_back(walked_file(root, real_root, path, language));
+      announce_last();
+    }
+  }
+}
+
+// Reads the directory at `path` and, unless a filter excludes it or it cannot be read, walks it
+// next; a failure other than a missing permission ends the walk (clears `frames`).
+void Discoverer::enter(std::vector<Frame>& frames, const fs::path& path, const fs::path& root,
+                       const fs::path& real_root) {
+  std::error_code failure;
+  bool searchable = false;
+  Frame below = read(path, root, real_root, searchable, failure);
+  if (excluded(path, true)) return;
+  // Gone or replaced since its parent was listed: nothing left to check.
+  if (failure == std::errc::no_such_file_or_directory || failure == std::errc::not_a_directory) return;
+  if (failure == std::errc::permission_denied || (!failure && !searchable)) {
+    result_.errors.push_back(path.string() + ": cannot be listed (permission denied); skipped");
+  } else if (failure && failure != std::errc::permission_denied) {
+    result_.errors.push_back(path.string() + ": " + failure.message());
+    frames.clear();
+  } else if (!failure) {
+    frames.push_back(std::move(below));
+  }
+}
+
+void Discoverer::finish() {
+  // Already in order when one root was walked: a directory's entries are sorted by name, which
+  // for each entry's subtree is path_order's order too ('/' sorts first).
+  auto in_order = [](const Found& a, const Found& b) { return path_order(a.file.path, b.file.path); };
+  if (!std::is_sorted(found_.begin(), found_.end(), in_order)) std::sort(found_.begin(), found_.end(), in_order);
+  std::unordered_set<std::string_view> seen;  // views of `found_`'s real paths
+  seen.reserve(found_.size());
+  result_.files.reserve(found_.size());  // the list lives for the whole run: no spare capacity
+  for (Found& entry : found_) {
+    if (seen.insert(entry.real).second) result_.files.push_back(std::move(entry.file));
+  }
+  if (!unknown_.empty()) add_unknown_note();
+}
+
+// One note, however many files a hook or a shell glob passed.
+void Discoverer::add_unknown_note() {
+  std::string listed;
+  for (size_t i = 0; i < unknown_.size() && i < 3; ++i) listed += (i == 0 ? "" : ", ") + unknown_[i];
+  if (unknown_.size() > 3) listed += ", ...";
+  result_.notes.push_back(std::to_string(unknown_.size()) + (unknown_.size() == 1 ? " file" : " files") +
+                          " named on the command line " + (unknown_.size() == 1 ? "is" : "are") +
+                          " not Python, C/C++/CUDA, a notebook or a build file (" + listed +
+                          "); skipped (the [extension] configuration table adds file endings)");
+}
+
 }  // namespace
 
 Discovery discover(const std::vector<std::string>& paths, const buildfiles::ExtraExtensions& build_extensions,
                    const DiscoveryFilter* filter) {
   Discovery result;
-  auto front = [&](const fs::path& path) {
-    return filter != nullptr && filter->language ? filter->language(path) : language_for(path, build_extensions);
-  };
-  auto excluded = [&](const fs::path& path, bool directory) {
-    return filter != nullptr && filter->excluded && filter->excluded(path, directory);
-  };
-  std::vector<Found> found;
-  std::vector<std::string> unknown;  // named files of no kind any front reads
-  // A named file that is no link is its directory's real path plus its name: canonicalising each
-  // of many named files (pre-commit, a shell glob) costs a readlink per component.
-  std::unordered_map<std::string, std::optional<fs::path>> real_directories;
-  auto real_path = [&](const fs::path& path, const fs::file_status& link, std::error_code& error) {
-    if (fs::is_symlink(link) || !path.has_filename() || path.filename() == "." || path.filename() == "..") {
-      return fs::canonical(path, error);
-    }
-    fs::path directory = path.has_parent_path() ? path.parent_path() : fs::path(".");
-    auto [it, inserted] = real_directories.try_emplace(directory.native());
-    if (inserted) {
-      fs::path real = fs::canonical(directory, error);
-      if (!error) it->second = std::move(real);
-    }
-    if (!it->second) return fs::canonical(path, error);
-    return *it->second / path.filename();
-  };
-  for (const std::string& argument : paths) {
-    fs::path root = fs::path(argument).lexically_normal();
-    std::error_code error;
-    fs::file_status link = fs::symlink_status(root, error);
-    fs::file_status status = fs::is_symlink(link) ? fs::status(root, error) : link;
-    if (error || !fs::exists(status)) {
-      result.errors.push_back(argument + ": no such file or directory");
-      continue;
-    }
-    fs::path real_root = real_path(root, link, error);
-    if (error) {
-      result.errors.push_back(argument + ": " + error.message());
-      continue;
-    }
-    bool directory = fs::is_directory(status);
-    if (filter != nullptr && filter->force_exclude && excluded(root, directory)) continue;
-    if (!directory) {
-      // Named explicitly: checked even through a link, unless no front reads it.
-      Language language = front(root);
-      if (language == Language::Unknown) {
-        unknown.push_back(argument);
-      } else {
-        // A regular file named as itself, not through a link, is as plain as one a walk reaches.
-        found.push_back({{root.string(), language, nullptr, fs::is_regular_file(link)}, real_root.string()});
-        if (filter != nullptr && filter->found) filter->found(found.back().file, found.back().real);
-      }
-      continue;
-    }
-    // Each directory is read once, depth first; its entries also answer the filters' questions
-    // about it (configuration files, .git, .gitignore), so they need not read it again.
-    struct Frame {
-      fs::path directory;
-      Entries entries;
-      size_t next = 0;
-    };
-    std::vector<Frame> frames;
-    // Read before the filters ask about the directory itself (its configuration is in it).
-    auto read = [&](const fs::path& directory, bool& searchable, std::error_code& failure) {
-      Frame frame{directory, {}, 0};
-      if (read_entries(directory, frame.entries, searchable, failure) && filter != nullptr &&
-          filter->listings != nullptr) {
-        filter->listings->adopt(absolute_path(directory).lexically_normal().native(), frame.entries,
-                                walked_real(root, real_root, directory));
-      }
-      return frame;
-    };
-    // A directory that cannot be read for want of permission is skipped, as by
-    // recursive_directory_iterator's skip_permission_denied; another failure ends the root's walk.
-    error.clear();
-    bool root_searchable = true;
-    frames.push_back(read(root, root_searchable, error));
-    if (error) {
-      if (error != std::errc::permission_denied) result.errors.push_back(argument + ": " + error.message());
-      continue;
-    }
-    while (!frames.empty()) {
-      Frame& frame = frames.back();
-      if (frame.next == frame.entries.size()) {
-        frames.pop_back();
-        continue;
-      }
-      const auto& [name, type] = frame.entries[frame.next++];
-      fs::path path = frame.directory / name;
-      fs::file_type kind = type_of(path, type);
-      if (kind == fs::file_type::symlink) {
-        size_t before = found.size();
-        add_link(path, root, real_root, build_extensions, found, result);
-        if (found.size() > before && filter != nullptr && filter->found)
-          filter->found(found.back().file, found.back().real);
-        continue;
-      }
-      if (kind == fs::file_type::directory) {
-        if (is_default_excluded(name)) continue;
-        std::error_code failure;
-        bool searchable = false;
-        Frame below = read(path, searchable, failure);
-        if (excluded(path, true)) continue;
-        // Gone or replaced since its parent was listed: nothing left to check.
-        if (failure == std::errc::no_such_file_or_directory || failure == std::errc::not_a_directory) continue;
-        if (failure == std::errc::permission_denied || (!failure && !searchable)) {
-          result.errors.push_back(path.string() + ": cannot be listed (permission denied); skipped");
-        } else if (failure && failure != std::errc::permission_denied) {
-          result.errors.push_back(path.string() + ": " + failure.message());
-          frames.clear();
-        } else if (!failure) {
-          frames.push_back(std::move(below));
-        }
-        continue;
-      }
-      Language language = front(path);
-      if (language != Language::Unknown && kind == fs::file_type::regular && !excluded(path, false)) {
-        // No link was followed to get here, so the real path is the root's plus the relative part.
-        found.push_back(walked_file(root, real_root, path, language));
-        if (filter != nullptr && filter->found) filter->found(found.back().file, found.back().real);
-      }
-    }
-  }
-  // Already in order when one root was walked: a directory's entries are sorted by name, which
-  // for each entry's subtree is path_order's order too ('/' sorts first).
-  auto in_order = [](const Found& a, const Found& b) { return path_order(a.file.path, b.file.path); };
-  if (!std::is_sorted(found.begin(), found.end(), in_order)) std::sort(found.begin(), found.end(), in_order);
-  std::unordered_set<std::string_view> seen;  // views of `found`'s real paths
-  seen.reserve(found.size());
-  result.files.reserve(found.size());  // the list lives for the whole run: no spare capacity
-  for (Found& entry : found) {
-    if (seen.insert(entry.real).second) result.files.push_back(std::move(entry.file));
-  }
-  if (!unknown.empty()) {
-    // One note, however many files a hook or a shell glob passed.
-    std::string listed;
-    for (size_t i = 0; i < unknown.size() && i < 3; ++i) listed += (i == 0 ? "" : ", ") + unknown[i];
-    if (unknown.size() > 3) listed += ", ...";
-    result.notes.push_back(std::to_string(unknown.size()) + (unknown.size() == 1 ? " file" : " files") +
-                           " named on the command line " + (unknown.size() == 1 ? "is" : "are") +
-                           " not Python, C/C++/CUDA, a notebook or a build file (" + listed +
-                           "); skipped (the [extension] configuration table adds file endings)");
-  }
+  Discoverer discoverer(build_extensions, filter, result);
+  for (const std::string& argument : paths) discoverer.add(argument);
+  discoverer.finish();
   return result;
 }
 

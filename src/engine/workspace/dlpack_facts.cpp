@@ -2,12 +2,12 @@
 #include "torchmigrate/engine/workspace/dlpack_facts.hpp"
 
 #include <algorithm>
-#include <array>
-#include <optional>
 #include <cctype>
+#include <optional>
 #include <string>
 
 #include "torchmigrate/cxx/dlpack_origin.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
 #include "torchmigrate/engine/workspace/file_io.hpp"
 
 namespace torchmigrate::engine {
@@ -23,16 +23,6 @@ std::string lower(std::string_view text) {
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
-}
-
-// Folders that hold no source of the project: version control, build output, environments
-// (a virtual environment's torch has its own `ATen/dlpack.h`, a cupy or tvm wheel a dlpack.h).
-bool skipped_directory(const std::string& name) {
-  static constexpr std::array<std::string_view, 7> kNames = {
-      "node_modules", "site-packages", "dist-packages", "venv", "env", "__pycache__", "out"};
-  if (name.empty() || name.front() == '.') return true;  // .git, .venv, .tox, .cache
-  if (name.starts_with("build") || name.starts_with("cmake-build-") || name.starts_with("bazel-")) return true;
-  return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
 // Whether `word` occurs in `text` as a whole identifier.
@@ -122,7 +112,9 @@ ProjectDlpack detect_project_dlpack(const fs::path& root) {
     const fs::path& path = it->path();
     std::string name = path.filename().string();
     if (it->is_directory(error)) {
-      if (skipped_directory(name)) it.disable_recursion_pending();
+      // Discovery's skip list: version control, build output, environments (a virtual
+      // environment's torch has its own `ATen/dlpack.h`, a cupy or tvm wheel a dlpack.h).
+      if (is_default_excluded(name)) it.disable_recursion_pending();
       continue;
     }
     std::string generic = path.generic_string();

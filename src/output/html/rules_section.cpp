@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "torchmigrate/engine/catalog/catalog.hpp"
 #include "torchmigrate/output/html.hpp"
 
 namespace torchmigrate::output::html {
@@ -32,8 +33,8 @@ std::string explanation(const engine::RuleSpec& rule) {
   out += paragraph("Why", rule.docs().why);
   out += "<div class=\"examples\">" + example("Before", rule.docs().before) + example("After", rule.docs().after);
   out += example("After (adopt-new policy)", rule.docs().after_adopt_new) + "</div>\n";
-  out += paragraph("Fix safety", rule.docs().fix_safety);
-  out += paragraph("Limitations", rule.docs().limitations);
+  out += paragraph(engine::kFixSafetyTitle, rule.docs().fix_safety);
+  out += paragraph(engine::kLimitationsTitle, rule.docs().limitations);
   if (!rule.references.empty()) {
     out += "<p class=\"references\">Upstream: ";
     for (const std::string& reference : rule.references) {

@@ -133,6 +133,24 @@ struct RuleSpec {
 // The GitHub address of a catalog reference: a pull request or an issue of pytorch/pytorch.
 std::string reference_url(std::string_view reference);
 
+// Pieces of a rule's docs that every renderer (`torchmigrate rule` and docs/rules, SARIF's help,
+// the HTML report, the editor's hover) words the same way. Here, not in the output layer, because
+// the editor's hover (lsp) may not include output.
+
+// The rule's fix in a few words: "none", or its applicability and what the fixed code needs
+// ("safe (needs torch>=2.2)"), then ", keep-old/adopt-new" for a fix with that choice when
+// `with_policies` (SARIF's `fix` property has always left the choice out).
+std::string fix_label(const RuleSpec& rule, bool with_policies = true);
+// The info string of a code block of the rule's examples by its language alone: "python",
+// "cpp", or "" for build files.
+std::string_view example_language(const RuleSpec& rule);
+// A fenced Markdown code block with `language` as its info string, ending in a newline.
+std::string markdown_code_block(std::string_view language, std::string_view code);
+// What introduces the example that adopts the new default: "Or, adopting the 2.8 behaviour".
+std::string adopt_new_lead(const RuleSpec& rule);
+inline constexpr std::string_view kFixSafetyTitle = "Fix safety";
+inline constexpr std::string_view kLimitationsTitle = "Limitations";
+
 class Catalog {
  public:
   // Parses catalog entries; `origin` names each entry's source in error messages.

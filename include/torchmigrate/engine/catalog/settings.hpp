@@ -2,9 +2,11 @@
 // What a run is asked to do: which rules, which torch range, which fixes.
 #pragma once
 
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,5 +83,27 @@ struct Settings {
 // Throws std::invalid_argument naming the bad entry, for CLI and config errors.
 void validate_selector(std::string_view selector, const Catalog& catalog);
 FixPolicy parse_policy(std::string_view value);
+
+// Why validate_policy refused an entry. what() is worded to follow a caller's own prefix:
+// "TM101 has no keep-old/adopt-new choice" for a code (UnknownRule, NoChoice), parse_policy's
+// message for the value.
+struct PolicyError : std::invalid_argument {
+  enum class Problem { UnknownRule, NoChoice, InvalidValue };
+  PolicyError(Problem kind, const std::string& what) : std::invalid_argument(what), problem(kind) {}
+  Problem problem;
+};
+
+// One policy entry, CODE = keep-old|adopt-new, from --policy, a configuration's `policy` or the
+// editor's options: CODE must be ALL (every rule) or a rule with a keep-old/adopt-new choice,
+// checked before the value. Returns the policy; throws PolicyError.
+FixPolicy validate_policy(std::string_view code, std::string_view value, const Catalog& catalog);
+
+// The report formats, in the order help texts list them: what --output-format and a
+// configuration's `output-format` accept. Here because the configuration is read below the
+// output layer; output::Format has one enumerator per name, in this order.
+inline constexpr std::array<std::string_view, 10> kOutputFormatNames = {
+    "concise", "full", "json", "json-lines", "sarif", "github", "gitlab", "junit", "markdown", "html"};
+// The names as a list for error messages: "concise, full, ..., html".
+std::string output_format_choices();
 
 }  // namespace torchmigrate::engine

@@ -75,6 +75,8 @@ class PythonFront final : public Front {
   }
 
  private:
+  class Run;
+
   const LintEnvironment& environment_;
   std::vector<const RuleSpec*> rules_;
   std::shared_ptr<const Prefilter> prefilter_;
@@ -87,25 +89,79 @@ class PythonFront final : public Front {
   }
 };
 
+// Which checks visit each node kind.
+using Dispatch = std::vector<std::vector<PythonCheck*>>;
+
+Dispatch dispatch_table(const std::vector<std::unique_ptr<PythonCheck>>& checks) {
+  Dispatch dispatch(python::python_kind_count());
+  for (const auto& check : checks) {
+    for (std::string_view kind : check->node_kinds()) dispatch[python::python_kind_id(kind)].push_back(check.get());
+  }
+  return dispatch;
+}
+
+// One lint of one parsed file, step by step: the state the steps share.
+class PythonFront::Run {
+ public:
+  Run(const PythonFront& front, const SourceFile& file, const LintInput& input, const python::SyntaxTree& tree,
+      const std::vector<bool>& fires, const std::vector<std::unique_ptr<PythonCheck>>& checks)
+      : front_(front),
+        file_(file),
+        tree_(tree),
+        fires_(fires),
+        checks_(checks),
+        stop_(input.stop),
+        memo_(input.memo),
+        settings_(front.environment_.settings()),
+        wants_comments_(LintEnvironment::may_suppress(fires)) {}
+
+  std::vector<Diagnostic> lint();
+
+ private:
+  void poll() const {
+    if (stop_ && stop_()) throw LintCancelled();
+  }
+  void find_reuse();
+  [[nodiscard]] python::Focus focus_of(const StatementReuse& kept) const;
+  void follow_renames();
+  const python::SemanticModel& whole_model();
+  void walk(const Dispatch& dispatch, python::KindId comment_kind, PythonCheckContext& context);
+  void drop_compatibility_findings();
+  void merge_reused();
+  void remember();
+
+  const PythonFront& front_;
+  const SourceFile& file_;
+  const python::SyntaxTree& tree_;
+  const std::vector<bool>& fires_;
+  const std::vector<std::unique_ptr<PythonCheck>>& checks_;
+  const StopRequested& stop_;
+  // A memo records one text's findings, whichever text it was: reuse compares statements.
+  LintMemo* memo_;
+  const Settings& settings_;
+  // Suppression comments are collected only where one may be.
+  const bool wants_comments_;
+  bool memorable_ = false;
+  std::vector<python::Node> statements_;
+  std::vector<TextRange> ranges_;
+  std::optional<StatementReuse> reuse_;
+  std::optional<python::SemanticModel> model_;
+  std::optional<ModuleNames> names_;  // module_names of this text, once computed
+  std::vector<TextRange> comments_;
+  // A whole walk gathers the guards' nodes too, which spares the guards a walk of their own.
+  python::GuardNodes guard_nodes_;
+  std::vector<Diagnostic> diagnostics_;
+};
+
 std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInput& input) const {
-  const StopRequested& stop = input.stop;
-  auto poll = [&stop] {
-    if (stop && stop()) throw LintCancelled();
-  };
-  const Settings& settings = environment_.settings();
   std::vector<std::unique_ptr<PythonCheck>> checks;
   std::vector<bool> fires = environment_.candidates(rules_.size(), *prefilter_, file.text());
   for (size_t i = 0; i < rules_.size(); ++i) {
     if (fires[i]) checks.push_back((*environment_.registry().python(rules_[i]->check_family))(*rules_[i]));
   }
-  // A memo records one text's findings, whichever text it was: reuse compares statements.
-  LintMemo* memo = input.memo;
-  std::vector<Diagnostic> diagnostics;
-  // Suppression comments are collected only where one may be.
-  bool wants_comments = LintEnvironment::may_suppress(fires);
   // A file no enabled rule could match is not parsed at all (most files of a project): a
   // migration tool reports syntax errors only where they could hide a finding.
-  if (checks.empty() && !environment_.may_report_unused_suppressions(fires)) return diagnostics;
+  if (checks.empty() && !environment_.may_report_unused_suppressions(fires)) return {};
   std::optional<python::SyntaxTree> own_tree;
   if (input.tree == nullptr) own_tree.emplace(python::SyntaxTree::parse(file.text()));
   const python::SyntaxTree& tree = input.tree != nullptr ? *input.tree : *own_tree;
@@ -114,63 +170,77 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
                             " syntax levels deep (CPython refuses far less); not checked, split the expression",
                         0)};
   }
+  return Run(*this, file, input, tree, fires, checks).lint();
+}
 
-  // An editor's edit inside one statement: check that statement only, keep the others' findings.
-  bool memorable = memo != nullptr && std::all_of(checks.begin(), checks.end(), [&](const auto& check) {
-                     return check->statement_local(file.text());
-                   });
-  std::vector<python::Node> statements;
-  std::vector<TextRange> ranges;
-  std::optional<StatementReuse> reuse;
-  if (memorable) {
-    statements = top_level_statements(tree);
-    for (python::Node statement : statements) ranges.push_back(statement.range());
-    if (memo->candidates == fires) reuse = reusable(*memo, id_, statements, ranges);
-  }
-  // The statements checked again, when the others' findings are kept.
-  auto focus_of = [&](const StatementReuse& kept) {
-    std::vector<TextRange> focused;
-    for (size_t index : kept.rechecked) focused.push_back(ranges[index]);
-    return python::Focus(std::move(focused));
-  };
-
-  std::vector<std::vector<PythonCheck*>> dispatch(python::python_kind_count());
+std::vector<Diagnostic> PythonFront::Run::lint() {
+  find_reuse();
+  Dispatch dispatch = dispatch_table(checks_);
   const python::KindId comment_kind = python::python_kind_id("comment");
-  std::vector<TextRange> comments;
-  for (const auto& check : checks) {
-    for (std::string_view kind : check->node_kinds()) dispatch[python::python_kind_id(kind)].push_back(check.get());
-  }
   poll();
-  std::optional<python::SemanticModel> model;
-  std::optional<ModuleNames> names;  // module_names of this text, once computed
-  if (reuse) {
-    model.emplace(tree.root(), focus_of(*reuse));
-    names = module_names(*model, statements, ranges);
-    // A module-level name now means something else: the statements that spell it may resolve
-    // differently, and the model must read their bodies too.
-    if (*names != memo->module_names) {
-      const size_t edited = reuse->rechecked.size();
-      if (recheck_users(*reuse, memo->module_names, *names, file.text(), statements, ranges)) {
-        ++memo->renames;
-        if (reuse->rechecked.size() > edited) model.emplace(tree.root(), focus_of(*reuse));
-      } else {
-        reuse.reset(), model.reset();
-      }
-    }
+  if (reuse_) follow_renames();
+  PythonCheckContext context(
+      file_, [this]() -> const python::SemanticModel& { return whole_model(); }, settings_, diagnostics_);
+  walk(dispatch, comment_kind, context);
+  poll();
+  for (const auto& check : checks_) check->finish(context);
+  poll();
+  drop_compatibility_findings();
+  if (reuse_) merge_reused();
+  if (memorable_) remember();
+  // Never kept in the memo: it follows the whole text, not a statement.
+  if (std::optional<python::Node> error = tree_.first_error()) {
+    diagnostics_.push_back(parse_error(describe_syntax_error(*error), error->start()));
   }
-  // Built on first use: in many files the prefilter lets through, no node a check visits needs it.
-  auto whole_model = [&]() -> const python::SemanticModel& {
-    if (!model) model.emplace(tree.root());
-    return *model;
-  };
-  PythonCheckContext context(file, whole_model, settings, diagnostics);
+  Suppressions suppressions = Suppressions::parse(file_, &comments_);
+  front_.environment_.finish(file_, suppressions, diagnostics_);
+  return std::move(diagnostics_);
+}
 
+// An editor's edit inside one statement: check that statement only, keep the others' findings.
+void PythonFront::Run::find_reuse() {
+  memorable_ = memo_ != nullptr && std::all_of(checks_.begin(), checks_.end(),
+                                               [&](const auto& check) { return check->statement_local(file_.text()); });
+  if (!memorable_) return;
+  statements_ = top_level_statements(tree_);
+  for (python::Node statement : statements_) ranges_.push_back(statement.range());
+  if (memo_->candidates == fires_) reuse_ = reusable(*memo_, front_.id_, statements_, ranges_);
+}
+
+// The statements checked again, when the others' findings are kept.
+python::Focus PythonFront::Run::focus_of(const StatementReuse& kept) const {
+  std::vector<TextRange> focused;
+  for (size_t index : kept.rechecked) focused.push_back(ranges_[index]);
+  return python::Focus(std::move(focused));
+}
+
+void PythonFront::Run::follow_renames() {
+  model_.emplace(tree_.root(), focus_of(*reuse_));
+  names_ = module_names(*model_, statements_, ranges_);
+  // A module-level name now means something else: the statements that spell it may resolve
+  // differently, and the model must read their bodies too.
+  if (*names_ == memo_->module_names) return;
+  const size_t edited = reuse_->rechecked.size();
+  if (recheck_users(*reuse_, memo_->module_names, *names_, file_.text(), statements_, ranges_)) {
+    ++memo_->renames;
+    if (reuse_->rechecked.size() > edited) model_.emplace(tree_.root(), focus_of(*reuse_));
+  } else {
+    reuse_.reset(), model_.reset();
+  }
+}
+
+// Built on first use: in many files the prefilter lets through, no node a check visits needs it.
+const python::SemanticModel& PythonFront::Run::whole_model() {
+  if (!model_) model_.emplace(tree_.root());
+  return *model_;
+}
+
+void PythonFront::Run::walk(const Dispatch& dispatch, python::KindId comment_kind, PythonCheckContext& context) {
+  const StopRequested& stop = stop_;
   // The hot loop: for_each_node inlines the visitor, no recursion, no allocation per node. The
   // ancestors on the way down give each visited node's parent to the checks.
   uint32_t visited = 0;
   std::vector<python::Node> ancestors;
-  // A whole walk gathers the guards' nodes too, which spares the guards a walk of their own.
-  python::GuardNodes guard_nodes;
   auto visit = [&](python::Node node, uint32_t depth) {
     // A stale editor lint stops within a few milliseconds of the next edit.
     if (++visited % 4096 == 0 && stop && stop()) throw LintCancelled();
@@ -181,64 +251,59 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
       context.set_parent(depth > 0 ? ancestors.back() : node.parent());
       for (PythonCheck* check : dispatch[kind]) check->visit(node, context);
     }
-    if (kind == comment_kind && wants_comments) comments.push_back(node.range());
-    if (!reuse && python::is_guard_kind(kind))
-      guard_nodes.emplace_back(node, depth > 0 ? ancestors.back() : python::Node());
+    if (kind == comment_kind && wants_comments_) comments_.push_back(node.range());
+    if (!reuse_ && python::is_guard_kind(kind))
+      guard_nodes_.emplace_back(node, depth > 0 ? ancestors.back() : python::Node());
     ancestors.push_back(node);
   };
-  if (!reuse) {
-    python::for_each_node(tree.root(), visit);
+  if (!reuse_) {
+    python::for_each_node(tree_.root(), visit);
   } else {
-    for (size_t index : reuse->rechecked) python::for_each_node(statements[index], visit);
+    for (size_t index : reuse_->rechecked) python::for_each_node(statements_[index], visit);
   }
-  poll();
-  for (const auto& check : checks) check->finish(context);
-  poll();
-  // Compatibility code already handles both versions, and code only older torch runs is dead
-  // for this project: never flag either. Each rule's guards are computed once per file.
-  // Only a file with findings needs them.
+}
+
+// Compatibility code already handles both versions, and code only older torch runs is dead
+// for this project: never flag either. Each rule's guards are computed once per file.
+// Only a file with findings needs them.
+void PythonFront::Run::drop_compatibility_findings() {
   std::optional<python::CompatGuards> guards;
   std::map<std::string, python::GuardRule> guard_rules;
-  std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
-    const RuleSpec* rule = environment_.catalog().find(diagnostic.code);
+  std::erase_if(diagnostics_, [&](const Diagnostic& diagnostic) {
+    const RuleSpec* rule = front_.environment_.catalog().find(diagnostic.code);
     if (rule == nullptr) return false;
-    if (!guards && reuse) guards.emplace(tree.root(), whole_model(), focus_of(*reuse));
-    if (!guards) guards.emplace(tree.root(), whole_model(), std::move(guard_nodes));
+    if (!guards && reuse_) guards.emplace(tree_.root(), whole_model(), focus_of(*reuse_));
+    if (!guards) guards.emplace(tree_.root(), whole_model(), std::move(guard_nodes_));
     auto [it, inserted] = guard_rules.try_emplace(rule->code);
-    if (inserted) it->second = guard_rule(*rule, settings);
+    if (inserted) it->second = guard_rule(*rule, settings_);
     return guards->verdict(diagnostic.range.start, rule->code, it->second) != python::GuardVerdict::Report;
   });
-  if (reuse) {
-    ++memo->reuses;
-    memo->rechecked += reuse->rechecked.size();
-    diagnostics.insert(diagnostics.end(), reuse->findings.begin(), reuse->findings.end());
-    comments.insert(comments.end(), reuse->comments.begin(), reuse->comments.end());
-    std::sort(comments.begin(), comments.end(),
-              [](const TextRange& a, const TextRange& b) { return a.start < b.start; });
+}
+
+void PythonFront::Run::merge_reused() {
+  ++memo_->reuses;
+  memo_->rechecked += reuse_->rechecked.size();
+  diagnostics_.insert(diagnostics_.end(), reuse_->findings.begin(), reuse_->findings.end());
+  comments_.insert(comments_.end(), reuse_->comments.begin(), reuse_->comments.end());
+  std::sort(comments_.begin(), comments_.end(),
+            [](const TextRange& a, const TextRange& b) { return a.start < b.start; });
+}
+
+void PythonFront::Run::remember() {
+  memo_->front = 0;  // until it is whole again
+  memo_->text = std::string(file_.text());
+  memo_->candidates = fires_;
+  memo_->statements = ranges_;
+  memo_->guard_statements.clear();
+  memo_->broken_statements.clear();
+  for (python::Node statement : statements_) {
+    memo_->guard_statements.push_back(is_guard_statement(statement));
+    memo_->broken_statements.push_back(statement.has_error());
   }
-  if (memorable) {
-    memo->front = 0;  // until it is whole again
-    memo->text = std::string(file.text());
-    memo->candidates = fires;
-    memo->statements = ranges;
-    memo->guard_statements.clear();
-    memo->broken_statements.clear();
-    for (python::Node statement : statements) {
-      memo->guard_statements.push_back(is_guard_statement(statement));
-      memo->broken_statements.push_back(statement.has_error());
-    }
-    memo->module_names = names ? std::move(*names) : module_names(whole_model(), statements, ranges);
-    memo->findings = diagnostics;
-    memo->comments = comments;
-    memo->front = id_;
-  }
-  // Never kept in the memo: it follows the whole text, not a statement.
-  if (std::optional<python::Node> error = tree.first_error()) {
-    diagnostics.push_back(parse_error(describe_syntax_error(*error), error->start()));
-  }
-  Suppressions suppressions = Suppressions::parse(file, &comments);
-  environment_.finish(file, suppressions, diagnostics);
-  return diagnostics;
+  memo_->module_names = names_ ? std::move(*names_) : module_names(whole_model(), statements_, ranges_);
+  memo_->findings = diagnostics_;
+  memo_->comments = comments_;
+  memo_->front = front_.id_;
 }
 
 }  // namespace
