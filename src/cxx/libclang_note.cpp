@@ -13,6 +13,8 @@ constexpr std::string_view kPrefix = "libclang could not be loaded (";
 
 }  // namespace
 
+bool libclang_missing() { return try_libclang() == nullptr; }
+
 Diagnostic libclang_missing_note() {
   Diagnostic note;
   note.code = kIoErrorCode;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// One build file read by the line-based front: its kind and its logical lines. Checks share it
-// through FileCheckContext::shared so a file is split once.
+// One build file read by the line-based front: its kind and its logical lines. The build front
+// splits a file once and gives it to all its checks (engine::FileCheckContext::build_file).
 #pragma once
 
 #include <string_view>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Factories of the built-in build-file checks (registry.cpp lists them by family name), and
-// the per-file build front they share.
+// the assignment reader they share. The build front parses the file for them
+// (FileCheckContext::build_file(), and python_tree() for setup.py).
 #pragma once
 
 #include <memory>
@@ -12,9 +13,6 @@
 #include "torchmigrate/engine/lint/file_check.hpp"
 
 namespace torchmigrate::checks {
-
-// The file's kind and logical lines, split once per file for all build checks.
-const buildfiles::BuildFile& build_file(engine::FileCheckContext& context);
 
 // Assignments to any of `names`, read by the file's kind: build files line by line, setup.py
 // (`os.environ[...] = ...` and the other spellings) through its Python syntax tree.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Factories of the built-in C/C++/CUDA checks, and the token scan they share per file.
+// Factories of the built-in C/C++/CUDA checks. They read the file's token scan, which the C/C++
+// front makes once per file, through FileCheckContext::source_scan().
 #pragma once
 
 #include <memory>
@@ -8,9 +9,6 @@
 #include "torchmigrate/engine/lint/file_check.hpp"
 
 namespace torchmigrate::checks {
-
-// The file's token scan, made by the first C++ check that asks and shared by the others.
-const cxx::SourceScan& source_scan(engine::FileCheckContext& context);
 
 std::unique_ptr<engine::FileCheck> make_cxx_renamed_identifier_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::FileCheck> make_cxx_missing_include_check(const engine::RuleSpec& rule);

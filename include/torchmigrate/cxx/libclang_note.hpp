@@ -10,6 +10,9 @@
 
 namespace torchmigrate::cxx {
 
+// Whether libclang cannot be loaded (try_libclang() is null), for code without the clang-c
+// headers: the C/C++ front then gives each file this note.
+bool libclang_missing();
 // A TM900 note at the start of the file: why libclang could not be loaded and what to install.
 Diagnostic libclang_missing_note();
 bool is_libclang_missing_note(const Diagnostic& diagnostic);

@@ -33,7 +33,7 @@ class CmakeRemovedTargetsCheck final : public engine::FileCheck {
   [[nodiscard]] engine::FactsRead facts_read() const override { return {.finds_torch = package_ == "Torch"}; }
 
   void check(engine::FileCheckContext& context) override {
-    const buildfiles::BuildFile& file = build_file(context);
+    const buildfiles::BuildFile& file = context.build_file();
     if (file.kind != buildfiles::FileKind::CMake) return;
     // The project may find the package in another CMake file (the top-level CMakeLists.txt).
     bool project_finds = package_ == "Torch" && context.settings().project_facts().cmake_finds_torch;

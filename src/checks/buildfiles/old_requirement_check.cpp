@@ -30,7 +30,7 @@ class OldRequirementCheck final : public engine::FileCheck {
   [[nodiscard]] engine::FactsRead facts_read() const override { return {.dynamo_export = true}; }
 
   void check(engine::FileCheckContext& context) override {
-    const buildfiles::BuildFile& file = build_file(context);
+    const buildfiles::BuildFile& file = context.build_file();
     bool escalate = context.settings().project_facts().calls_onnx_dynamo_export;
     for (const buildfiles::Requirement& requirement : buildfiles::find_requirements(file, package_)) {
       // A bare name leaves the choice to the resolver, which picks the newest release.

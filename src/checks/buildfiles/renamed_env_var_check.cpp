@@ -38,7 +38,7 @@ class RenamedEnvVarCheck final : public engine::FileCheck {
   }
 
   void check(engine::FileCheckContext& context) override {
-    const buildfiles::BuildFile& file = build_file(context);
+    const buildfiles::BuildFile& file = context.build_file();
     switch (file.kind) {
       case FileKind::Dockerfile:
       case FileKind::Shell:

@@ -3,6 +3,7 @@
 // tell `os.environ["X"] = "6.1"` from a comment, a docstring or `os.environ.get("X", "6.1")`;
 // tree-sitter already runs on setup.py for the Python rules and parses a setup.py in well
 // under a millisecond, so the build front parses it again rather than guessing from tokens.
+// find_assignments, which chooses this reader for setup.py and the line reader otherwise, is here too.
 //
 // The key is the signal: any dictionary-like store under the variable's exact name is an
 // environment being prepared (`os.environ[...]`, a copied `env[...]`, `{**os.environ, ...}`),
@@ -126,8 +127,7 @@ class Reader {
 
 std::vector<buildfiles::Assignment> setup_py_assignments(engine::FileCheckContext& context,
                                                          const std::vector<std::string>& names) {
-  const python::SyntaxTree& tree =
-      context.shared<python::SyntaxTree>([&] { return python::SyntaxTree::parse(context.file().text()); });
+  const python::SyntaxTree& tree = context.python_tree();
   if (tree.too_deep()) return {};  // the Python front reports such a file (TM901)
   Reader reader(tree.source(), names);
   std::vector<python::Node> stack{tree.root()};
@@ -138,6 +138,13 @@ std::vector<buildfiles::Assignment> setup_py_assignments(engine::FileCheckContex
     for (uint32_t i = node.named_child_count(); i-- > 0;) stack.push_back(node.named_child(i));
   }
   return reader.take();
+}
+
+std::vector<buildfiles::Assignment> find_assignments(engine::FileCheckContext& context,
+                                                     const std::vector<std::string>& names) {
+  const buildfiles::BuildFile& file = context.build_file();
+  if (file.kind == buildfiles::FileKind::SetupPy) return setup_py_assignments(context, names);
+  return buildfiles::find_assignments(file, names);
 }
 
 }  // namespace torchmigrate::checks

@@ -59,7 +59,7 @@ class CxxRenamedIdentifierCheck final : public engine::FileCheck {
   [[nodiscard]] engine::FactsRead facts_read() const override { return {.dlpack = true}; }
 
   void check(engine::FileCheckContext& context) override {
-    const cxx::SourceScan& scan = source_scan(context);
+    const cxx::SourceScan& scan = context.source_scan();
     std::vector<Use> uses;
     std::string blocker;  // why the file cannot be renamed whole; empty when it can
     collect_names(scan, context.file(), uses, blocker);

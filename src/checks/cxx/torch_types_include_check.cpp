@@ -60,7 +60,7 @@ class CxxMissingIncludeCheck final : public engine::FileCheck {
   }
 
   void check(engine::FileCheckContext& context) override {
-    const cxx::SourceScan& scan = source_scan(context);
+    const cxx::SourceScan& scan = context.source_scan();
     const cxx::IncludeDirective* includer = nullptr;
     for (const cxx::IncludeDirective& include : scan.includes()) {
       if (include.disabled) continue;

@@ -36,7 +36,7 @@ void sort_diagnostics(std::vector<Diagnostic>& diagnostics) {
 Linter::Linter(const Catalog& catalog, const CheckRegistry& registry, Settings settings)
     : environment_(catalog, registry, std::move(settings)) {
   // The fronts, in the order their findings are merged. A new front: one file in
-  // src/engine/fronts/ and one line here.
+  // src/engine/lint/fronts/ and one line here.
   fronts_.push_back(make_python_front(environment_));
   fronts_.push_back(make_notebook_front(*fronts_.front()));
   fronts_.push_back(make_cxx_front(environment_));

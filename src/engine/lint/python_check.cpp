@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/lint/python_check.hpp"
 
+#include <stdexcept>
+
 namespace torchmigrate::engine {
 
 namespace {
@@ -26,6 +28,18 @@ Diagnostic& PythonCheckContext::report(const RuleSpec& rule, TextRange range,
 Diagnostic& FileCheckContext::report(const RuleSpec& rule, TextRange range,
                                      const std::map<std::string, std::string>& values) {
   return add_finding(sink_, rule, range, values);
+}
+
+const cxx::SourceScan& FileParses::source_scan() {
+  throw std::logic_error("this file's front makes no C/C++ token scan");
+}
+
+const buildfiles::BuildFile& FileParses::build_file() {
+  throw std::logic_error("this file's front makes no build file");
+}
+
+const python::SyntaxTree& FileParses::python_tree() {
+  throw std::logic_error("this file's front makes no Python syntax tree");
 }
 
 void CheckRegistry::add_file(std::string family, FileCheckFactory factory) {

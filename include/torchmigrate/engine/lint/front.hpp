@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A front reads one kind of file for the linter: which files are its own, the findings of its
 // rules (prefiltered, suppressions and compatibility code applied), and how many syntax errors
-// a text has, so the fixer can refuse a fix that adds one. The fronts live in src/engine/fronts/
+// a text has, so the fixer can refuse a fix that adds one. The fronts live in src/engine/lint/fronts/
 // and are listed once, in Linter's constructor.
 #pragma once
 

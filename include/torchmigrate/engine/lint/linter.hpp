@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Lints one file: hands it to the fronts that read it (front.hpp, src/engine/fronts/), which
+// Lints one file: hands it to the fronts that read it (front.hpp, src/engine/lint/fronts/), which
 // prefilter by trigger words, parse once and run their checks.
 #pragma once
 
