@@ -41,8 +41,8 @@ class ReleaseTrain(unittest.TestCase):
         self.assertIn("or latest", result.stderr)
         self.tree.write("torchmigrate.toml", 'target-version = "two"\n')
         result = run("check", ".", cwd=self.tree.root, check_exit=2)
-        self.assertIn("torchmigrate.toml:1:18: `target-version` unknown target version `two`; expected 2.8, 2.9, or "
-                      "latest", result.stderr)
+        self.assertIn("torchmigrate.toml:1:18: `target-version` unknown target version `two`; expected 2.8, 2.9, "
+                      "2.10, 2.11, or latest", result.stderr)
 
     def test_a_plain_folder_prints_one_range_line(self):
         for name in ("a", "b/c", "d/e/f"):

@@ -368,6 +368,12 @@ RuleSpec parse_rule(const json& entry, const std::string& origin, std::string_vi
     rule.removed_release = version_from(reader, "removed_in");
     if (!(rule.since_release < *rule.removed_release)) reader.fail("`removed_in` must be a release after `since`");
   }
+  if (const json* superseded = reader.optional_object("superseded")) {
+    ObjectReader successor(*superseded, origin + ": superseded");
+    rule.superseded = RuleSpec::Successor{successor.string("by"), version_from(successor, "from")};
+    successor.finish();
+    if (!(rule.since_release < rule.superseded->from)) reader.fail("`superseded.from` must be a release after `since`");
+  }
   rule.confidence = reader.choice("confidence", {"high", "medium", "heuristic"});
   rule.references = reader.strings("references");
   std::string language = reader.choice("language", {"python", "cxx", "build"}, "python");
@@ -455,13 +461,22 @@ Catalog Catalog::from_rules(std::vector<RuleSpec> rules) {
     if (i == 0 || release.from < catalog.release_.from) catalog.release_.from = release.from;
     if (i == 0 || catalog.release_.to < release.to) catalog.release_.to = release.to;
   }
+  for (const RuleSpec& rule : catalog.rules_) {
+    if (rule.superseded && catalog.find(rule.superseded->code) == nullptr) {
+      throw CatalogError(rule.code + ": superseded by unknown rule " + rule.superseded->code);
+    }
+  }
   std::set<TorchVersion> targets;
   for (const RuleSpec& rule : catalog.rules_) {
     targets.insert(rule.release.to);
     targets.insert(rule.since_release);
     if (rule.removed_release) targets.insert(*rule.removed_release);
+    if (rule.superseded) targets.insert(rule.superseded->from);
     for (const auto& variant : rule.variants) targets.insert(*variant->variant_from);
   }
+  // Every release between the first and the newest a rule names is a target too: a project
+  // may upgrade to 2.10 although no rule changes there.
+  for (TorchVersion at = *targets.begin(); at < *targets.rbegin(); at = at.next()) targets.insert(at);
   for (TorchVersion target : targets) {
     if (catalog.release_.from < target) catalog.targets_.push_back(target);
   }

@@ -2,6 +2,34 @@
 #include "torchmigrate/engine/catalog/rule_lifecycle.hpp"
 
 namespace torchmigrate::engine {
+namespace {
+
+// When the rule is reported, from its kind and releases.
+std::string reach_text(const RuleSpec& rule) {
+  const std::string since = rule.since_release.str();
+  switch (rule.kind) {
+    case RuleKind::ChangedDefault:
+      return "Reported when the project's supported range crosses torch " + since +
+             ": its oldest supported torch is older than " + since + " and its target release is " + since +
+             " or newer. A project whose oldest supported torch is " + since + " or newer has nothing to migrate.";
+    case RuleKind::Deprecated: {
+      std::string text = "Reported when the target release is torch " + since + " or newer";
+      if (rule.removed_release) {
+        text += "; as breaking (an error) when it is " + rule.removed_release->str() +
+                " or newer, where the API is removed";
+      }
+      return text + ".";
+    }
+    case RuleKind::Removed:
+    case RuleKind::Renamed:
+    case RuleKind::Build: break;
+  }
+  return "Reported when the target release is torch " + since +
+         " or newer, whatever the oldest supported torch; when that is " + since +
+         " or newer too, the message says the code already fails on every supported release.";
+}
+
+}  // namespace
 
 RuleStanding standing_of(const RuleSpec& rule, TorchVersion min_torch, TorchVersion target) {
   RuleStanding standing;
@@ -24,31 +52,18 @@ RuleStanding standing_of(const RuleSpec& rule, TorchVersion min_torch, TorchVers
       standing.already_fails = reached && !(min_torch < since) && rule.impact == RuleImpact::Breaks;
       break;
   }
+  // From its successor's release on, the successor reports the same calls.
+  if (rule.superseded && !(target < rule.superseded->from)) standing = RuleStanding();
   return standing;
 }
 
 std::string applicability_text(const RuleSpec& rule) {
-  const std::string since = rule.since_release.str();
-  switch (rule.kind) {
-    case RuleKind::ChangedDefault:
-      return "Reported when the project's supported range crosses torch " + since +
-             ": its oldest supported torch is older than " + since + " and its target release is " + since +
-             " or newer. A project whose oldest supported torch is " + since + " or newer has nothing to migrate.";
-    case RuleKind::Deprecated: {
-      std::string text = "Reported when the target release is torch " + since + " or newer";
-      if (rule.removed_release) {
-        text += "; as breaking (an error) when it is " + rule.removed_release->str() +
-                " or newer, where the API is removed";
-      }
-      return text + ".";
-    }
-    case RuleKind::Removed:
-    case RuleKind::Renamed:
-    case RuleKind::Build: break;
+  std::string text = reach_text(rule);
+  if (rule.superseded) {
+    text += " Not reported when the target release is torch " + rule.superseded->from.str() + " or newer, where " +
+            rule.superseded->code + " covers the same code.";
   }
-  return "Reported when the target release is torch " + since +
-         " or newer, whatever the oldest supported torch; when that is " + since +
-         " or newer too, the message says the code already fails on every supported release.";
+  return text;
 }
 
 std::string keep_old_caveat(const RuleSpec& rule, const std::optional<TorchVersion>& max_torch) {

@@ -126,3 +126,29 @@ TEST_CASE("a keep-old fix becomes unsafe, and says why, once the range may inclu
         "Add `strict=True` to keep the 2.7 behaviour (no upper bound below torch 2.8 is pinned, so the "
         "code may already run with its default)");
 }
+
+TEST_CASE("a superseded rule gives way to its successor from the successor's release on") {
+  RuleSpec legacy = rule_of(RuleKind::ChangedDefault, "2.8", nullptr, RuleImpact::SilentChange);
+  legacy.superseded = RuleSpec::Successor{"TM207", TorchVersion{2, 9}};
+  CHECK(at(legacy, "2.7", "2.8").reported);
+  CHECK_FALSE(at(legacy, "2.7", "2.9").reported);
+  CHECK_FALSE(at(legacy, "2.7", "2.11").reported);
+  CHECK(applicability_text(legacy).ends_with(
+      " Not reported when the target release is torch 2.9 or newer, where TM207 covers the same code."));
+}
+
+TEST_CASE("a catalog refuses a successor it does not have") {
+  auto entry = [](const std::string& code, const std::string& extra) {
+    return R"({"code": ")" + code + R"(", "name": "n-)" + code +
+           R"(", "summary": "s", "message": "m", "severity": "warning", "since": "2.8", "kind": "removed",
+               "impact": "breaks", "release": {"from": "2.7", "to": "2.8"}, "confidence": "high",
+               "references": [], "triggers": ["x"], "check": {"family": "segment-reduce", "params": {"functions": ["torch.x"]}},
+               "fix": {"applicability": "none"}, "docs": {"what": "w", "why": "y", "before": "b", "after": "a",
+               "fix_safety": "f", "limitations": "l"})" +
+           extra + "}";
+  };
+  std::string superseded = entry("TM998", R"(, "superseded": {"by": "TM999", "from": "2.9"})");
+  CHECK_THROWS_WITH(Catalog::parse({{"TM998", superseded}}), Catch::Contains("superseded by unknown rule TM999"));
+  std::string successor = entry("TM999", "");
+  CHECK(Catalog::parse({{"TM998", superseded}, {"TM999", successor}}).find("TM998")->superseded->code == "TM999");
+}

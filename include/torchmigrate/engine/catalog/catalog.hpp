@@ -95,6 +95,13 @@ struct RuleSpec {
   // The same, as releases: what rule_lifecycle.hpp decides applicability from.
   TorchVersion since_release;
   std::optional<TorchVersion> removed_release;
+  // A later rule that reports the same calls instead, for targets from `from` on (TM302's
+  // legacy-exporter default is TM207's dynamo default once the target is 2.9).
+  struct Successor {
+    std::string code;
+    TorchVersion from;
+  };
+  std::optional<Successor> superseded;
   std::string confidence;
   std::vector<std::string> references;  // "pytorch#N" (a pull request) or "pytorch-issue#N"
   RuleKind kind = RuleKind::Removed;
