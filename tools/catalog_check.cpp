@@ -9,27 +9,19 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/registry.hpp"
 #include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/workspace/file_io.hpp"
 
 namespace fs = std::filesystem;
 using namespace torchmigrate;
 
 namespace {
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 // The family's factory builds the check, reading its parameters; a family that the engine runs
 // itself (no factory) takes no parameters.
@@ -60,7 +52,14 @@ int main(int argc, char** argv) {
   std::sort(files.begin(), files.end());
   std::vector<std::string> texts;
   texts.reserve(files.size());
-  for (const fs::path& file : files) texts.push_back(read(file));
+  for (const fs::path& file : files) {
+    engine::ReadResult read = engine::read_file(file.string());
+    if (!read.text) {
+      std::cerr << file.filename().string() << ": " << read.error << '\n';
+      return 1;
+    }
+    texts.push_back(std::move(*read.text));
+  }
   std::vector<std::pair<std::string, std::string_view>> sources;
   for (size_t i = 0; i < files.size(); ++i) sources.emplace_back(files[i].filename().stem().string(), texts[i]);
   int problems = 0;

@@ -209,8 +209,9 @@ void print_settings(engine::Workspace& workspace, const std::vector<std::string>
         << "  compile database: "
         << (settings.compile_database_dir.empty() ? "searched upwards from each file" : settings.compile_database_dir)
         << '\n'
-        << "  project facts: calls torch.onnx.export(dynamo=True): " << yes_no(facts.calls_onnx_dynamo_export)
-        << "; CMake finds Torch: " << yes_no(facts.cmake_finds_torch) << '\n';
+        << "  project facts: calls torch.onnx.export(dynamo=True): "
+        << yes_no(facts.get(engine::facts::onnx_dynamo_export))
+        << "; CMake finds Torch: " << yes_no(facts.get(engine::facts::cmake_finds_torch)) << '\n';
   }
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "torchmigrate/engine/lint/add_noqa.hpp"
+#include "torchmigrate/engine/lint/comment_syntax.hpp"
 
 namespace torchmigrate::lsp {
 
@@ -18,8 +19,7 @@ std::optional<Suppression> suppression_edit(const Document& document, const Diag
   std::optional<Edit> edit = engine::line_suppression(file, tree, suppressions,
                                                       file.lines().line_of(diagnostic.range.start), {diagnostic.code});
   if (!edit) return std::nullopt;
-  const std::string& code = diagnostic.code;
-  return Suppression{std::move(*edit), file.language() == Language::Cxx ? "NOLINT(" + code + ")" : "# noqa: " + code};
+  return Suppression{std::move(*edit), engine::comment_syntax(file).label(diagnostic.code)};
 }
 
 Edit minimal_edit(std::string_view before, std::string_view after) {

@@ -30,13 +30,15 @@ class CmakeRemovedTargetsCheck final : public engine::FileCheck {
     params.finish();
   }
 
-  [[nodiscard]] engine::FactsRead facts_read() const override { return {.finds_torch = package_ == "Torch"}; }
+  [[nodiscard]] engine::FactsRead facts_read() const override {
+    return package_ == "Torch" ? engine::FactsRead{engine::facts::cmake_finds_torch} : engine::FactsRead{};
+  }
 
   void check(engine::FileCheckContext& context) override {
     const buildfiles::BuildFile& file = context.build_file();
     if (file.kind != buildfiles::FileKind::CMake) return;
     // The project may find the package in another CMake file (the top-level CMakeLists.txt).
-    bool project_finds = package_ == "Torch" && context.settings().project_facts().cmake_finds_torch;
+    bool project_finds = package_ == "Torch" && context.settings().project_fact(engine::facts::cmake_finds_torch);
     if (!project_finds && !buildfiles::calls_find_package(file, package_)) return;
     for (const Name& name : names_) {
       if (!name.unless_package.empty() && buildfiles::calls_find_package(file, name.unless_package)) continue;

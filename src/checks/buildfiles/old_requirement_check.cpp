@@ -11,6 +11,12 @@
 namespace torchmigrate::checks {
 namespace {
 
+// The project facts `error_when` may name: the finding is an error when the fact holds.
+std::optional<engine::ProjectFact<bool>> error_when_fact(std::string_view name) {
+  if (name == "calls-onnx-dynamo-export") return engine::facts::onnx_dynamo_export;
+  return std::nullopt;
+}
+
 class OldRequirementCheck final : public engine::FileCheck {
  public:
   explicit OldRequirementCheck(const engine::RuleSpec& rule) : FileCheck(rule) {
@@ -20,18 +26,18 @@ class OldRequirementCheck final : public engine::FileCheck {
     std::optional<buildfiles::Version> minimum = buildfiles::Version::parse(minimum_text_);
     if (!minimum) throw engine::CatalogError(rule.code + ": check.params: `minimum` is not a PEP 440 version");
     minimum_ = *minimum;
-    error_when_ = params.string("error_when");
-    if (error_when_ != "calls-onnx-dynamo-export") {
-      throw engine::CatalogError(rule.code + ": check.params: unknown `error_when` fact `" + error_when_ + "`");
-    }
+    std::string error_when = params.string("error_when");
+    std::optional<engine::ProjectFact<bool>> fact = error_when_fact(error_when);
+    if (!fact) throw engine::CatalogError(rule.code + ": check.params: unknown `error_when` fact `" + error_when + "`");
+    error_when_fact_ = *fact;
     params.finish();
   }
 
-  [[nodiscard]] engine::FactsRead facts_read() const override { return {.dynamo_export = true}; }
+  [[nodiscard]] engine::FactsRead facts_read() const override { return {error_when_fact_}; }
 
   void check(engine::FileCheckContext& context) override {
     const buildfiles::BuildFile& file = context.build_file();
-    bool escalate = context.settings().project_facts().calls_onnx_dynamo_export;
+    bool escalate = context.settings().project_fact(error_when_fact_);
     for (const buildfiles::Requirement& requirement : buildfiles::find_requirements(file, package_)) {
       // A bare name leaves the choice to the resolver, which picks the newest release.
       if (requirement.specifier.empty()) continue;
@@ -82,7 +88,7 @@ class OldRequirementCheck final : public engine::FileCheck {
   std::string package_;
   std::string minimum_text_;
   buildfiles::Version minimum_;
-  std::string error_when_;
+  engine::ProjectFact<bool> error_when_fact_;  // the project fact that makes a finding an error
 };
 
 }  // namespace

@@ -56,7 +56,7 @@ class CxxRenamedIdentifierCheck final : public engine::FileCheck {
     params.finish();
   }
 
-  [[nodiscard]] engine::FactsRead facts_read() const override { return {.dlpack = true}; }
+  [[nodiscard]] engine::FactsRead facts_read() const override { return {engine::facts::own_dlpack}; }
 
   void check(engine::FileCheckContext& context) override {
     const cxx::SourceScan& scan = context.source_scan();
@@ -68,7 +68,7 @@ class CxxRenamedIdentifierCheck final : public engine::FileCheck {
     std::sort(uses.begin(), uses.end(), [](const Use& a, const Use& b) { return a.token < b.token; });
 
     // Only torch's DLPack changes with torch: a DLPack of the project's own is left alone.
-    const engine::ProjectDlpack& project = context.settings().project_facts().dlpack;
+    const engine::OwnDlpack& project = context.settings().project_fact(engine::facts::own_dlpack);
     cxx::DlpackDecision origin = cxx::dlpack_origin(scan, project.ships_own, project.evidence);
     if (origin.origin == cxx::DlpackOrigin::Own) return;
 

@@ -5,8 +5,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "torchmigrate/buildfiles/file_kind.hpp"
 #include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/lint/comment_syntax.hpp"
 #include "torchmigrate/engine/lint/suppressions.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 #include "torchmigrate/python/tree_walk.hpp"
@@ -42,13 +42,10 @@ bool is_suppressible(const Diagnostic& diagnostic, const Catalog& catalog) {
 std::optional<Edit> line_suppression(const SourceFile& file, const python::SyntaxTree* tree,
                                      const Suppressions& suppressions, uint32_t line,
                                      const std::vector<std::string>& codes) {
-  // cmd.exe has no `#` comment: text appended to `set X=...` would become part of the value.
-  // A notebook's lines are JSON: a comment belongs inside a cell's string, not after it.
-  if (file.language() == Language::Notebook || file.language() == Language::Unknown ||
-      (file.language() == Language::BuildFile && buildfiles::kind_for(file.path()) == buildfiles::FileKind::Batch)) {
-    return std::nullopt;
-  }
-  if (file.language() == Language::Python && tree == nullptr) return std::nullopt;  // strings unknown
+  // A notebook's JSON lines, a cmd script, a file of no known kind: no comment can be appended.
+  const CommentSyntax syntax = comment_syntax(file);
+  if (!syntax.writable) return std::nullopt;
+  if (syntax.comments_from_tree && tree == nullptr) return std::nullopt;  // strings unknown
   TextRange range = file.lines().line_range(line, file.text());
   std::string_view content = file.slice(range);
   size_t last = content.find_last_not_of(" \t");
@@ -69,7 +66,7 @@ NoqaResult add_noqa(const SourceFile& file, const std::vector<Diagnostic>& diagn
   if (codes_by_line.empty()) return result;
   std::optional<python::SyntaxTree> tree;
   std::vector<TextRange> comments;
-  if (file.language() == Language::Python) {
+  if (comment_syntax(file).comments_from_tree) {
     tree.emplace(python::SyntaxTree::parse(file.text()));
     comments = python_comments(*tree);
   }

@@ -33,9 +33,17 @@ bool only_whitespace_before(const SourceFile& file, uint32_t offset) {
   return true;
 }
 
-bool is_dockerfile(const SourceFile& file) {
-  std::string name = file.path().substr(file.path().find_last_of('/') + 1);
-  return name.starts_with("Dockerfile") || name.ends_with(".dockerfile") || name.ends_with(".Dockerfile");
+// Where codes are added to a directive's list: after its last code. npos when it has no list
+// that can be extended.
+size_t code_list_end(DirectiveStyle style, std::string_view text) {
+  switch (style) {
+    case DirectiveStyle::Nolint: return text.find(')', text.find('('));
+    case DirectiveStyle::Noqa: break;
+  }
+  static const std::regex list(R"(#\s*noqa\s*:\s*[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*)", std::regex::icase);
+  std::match_results<std::string_view::const_iterator> match;
+  if (!std::regex_search(text.begin(), text.end(), match, list)) return std::string_view::npos;
+  return static_cast<size_t>(match.position(0) + match.length(0));
 }
 
 }  // namespace
@@ -45,7 +53,8 @@ bool code_matches(std::string_view code, std::string_view entry) {
   return code.starts_with(entry);
 }
 
-void Suppressions::parse_comment(const SourceFile& file, TextRange comment, bool own_line) {
+void Suppressions::parse_comment(const SourceFile& file, const CommentSyntax& syntax, TextRange comment,
+                                 bool own_line) {
   // The parser's comment token of a CRLF line ends with the CR, which belongs to the line end:
   // an edit of the directive must keep it.
   while (comment.end > comment.start && file.text()[comment.end - 1] == '\r') --comment.end;
@@ -56,13 +65,7 @@ void Suppressions::parse_comment(const SourceFile& file, TextRange comment, bool
   static const std::regex noqa(R"(#\s*noqa(?:\s*:\s*([A-Za-z0-9_,\s*-]*[A-Za-z0-9_*]))?)", std::regex::icase);
   static const std::regex nolint(R"(NOLINT(NEXTLINE|BEGIN|END)?(?:\(([^)]*)\))?)");
   std::smatch match;
-  if (std::regex_search(text, match, file_level) && match.position(0) == 0) {
-    SuppressionDirective directive{0, UINT32_MAX, comment, split_codes(match[1].str()), {}, true};
-    directive.used.assign(std::max<size_t>(1, directive.codes.size()), false);
-    directives_.push_back(std::move(directive));
-    return;
-  }
-  if (text.starts_with("//") || text.starts_with("/*")) {
+  if (syntax.directive == DirectiveStyle::Nolint) {
     if (!std::regex_search(text, match, nolint)) return;
     std::string kind = match[1].str();
     SuppressionDirective directive{line, line, comment, split_codes(match[2].str()), {}, false};
@@ -83,33 +86,39 @@ void Suppressions::parse_comment(const SourceFile& file, TextRange comment, bool
     directives_.push_back(std::move(directive));
     return;
   }
+  if (std::regex_search(text, match, file_level) && match.position(0) == 0) {
+    SuppressionDirective directive{0, UINT32_MAX, comment, split_codes(match[1].str()), {}, true};
+    directive.used.assign(std::max<size_t>(1, directive.codes.size()), false);
+    directives_.push_back(std::move(directive));
+    return;
+  }
   if (!std::regex_search(text, match, noqa)) return;
   SuppressionDirective directive{line, line, comment, split_codes(match[1].str()), {}, false};
   directive.used.assign(std::max<size_t>(1, directive.codes.size()), false);
   // Dockerfiles allow no comment after an instruction, so a directive on its own line there
   // covers the next line.
-  if (own_line && is_dockerfile(file)) directive.last_line = line + 1;
+  if (own_line && syntax.own_line) directive.last_line = line + 1;
   directives_.push_back(std::move(directive));
 }
 
 Suppressions Suppressions::parse(const SourceFile& file, const std::vector<TextRange>* comments) {
   Suppressions suppressions;
   const std::string& text = file.text();
+  const CommentSyntax syntax = comment_syntax(file);
   if (comments != nullptr) {
     for (TextRange comment : *comments) {
-      suppressions.parse_comment(file, comment, only_whitespace_before(file, comment.start));
+      suppressions.parse_comment(file, syntax, comment, only_whitespace_before(file, comment.start));
     }
     return suppressions;
   }
-  bool cxx = file.language() == Language::Cxx;
   for (uint32_t line = 0; line < file.lines().line_count(); ++line) {
     TextRange range = file.lines().line_range(line, text);
     std::string_view content = file.slice(range);
-    size_t marker = cxx ? content.find("//") : content.find('#');
-    if (cxx && marker == std::string_view::npos) marker = content.find("/*");
+    size_t marker = content.find(syntax.line_marker);
+    if (marker == std::string_view::npos && !syntax.block_marker.empty()) marker = content.find(syntax.block_marker);
     if (marker == std::string_view::npos) continue;
     uint32_t start = range.start + static_cast<uint32_t>(marker);
-    suppressions.parse_comment(file, {start, range.end}, only_whitespace_before(file, start));
+    suppressions.parse_comment(file, syntax, {start, range.end}, only_whitespace_before(file, start));
   }
   return suppressions;
 }
@@ -155,12 +164,7 @@ std::optional<Edit> noqa_edit(const SourceFile& file, const Suppressions& suppre
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
   if (wanted.empty()) return std::nullopt;
-  bool cxx = file.language() == Language::Cxx;
-  auto join = [&](const std::vector<std::string>& list) {
-    std::string joined;
-    for (const std::string& code : list) joined += (joined.empty() ? "" : cxx ? "," : ", ") + code;
-    return joined;
-  };
+  const CommentSyntax syntax = comment_syntax(file);
   for (const SuppressionDirective& directive : suppressions.directives()) {
     if (directive.file_level || directive.first_line != line) continue;
     if (directive.codes.empty()) return std::nullopt;  // a blanket directive already covers every code
@@ -172,32 +176,24 @@ std::optional<Edit> noqa_edit(const SourceFile& file, const Suppressions& suppre
     }
     if (missing.empty()) return std::nullopt;
     // Extend the list where it ends; whatever the comment says after it stays as written.
-    std::string_view text = file.slice(directive.comment);
-    size_t end = std::string_view::npos;
-    if (cxx) {
-      end = text.find(')', text.find('('));
-    } else {
-      static const std::regex list(R"(#\s*noqa\s*:\s*[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*)", std::regex::icase);
-      std::match_results<std::string_view::const_iterator> match;
-      if (std::regex_search(text.begin(), text.end(), match, list)) end = match.position(0) + match.length(0);
-    }
+    size_t end = code_list_end(syntax.directive, file.slice(directive.comment));
     if (end == std::string_view::npos) return std::nullopt;
-    return Edit::insert(directive.comment.start + static_cast<uint32_t>(end), (cxx ? "," : ", ") + join(missing));
+    return Edit::insert(directive.comment.start + static_cast<uint32_t>(end),
+                        std::string(syntax.code_separator) + syntax.join(missing));
   }
   TextRange range = file.lines().line_range(line, file.text());
   std::string_view content = file.slice(range);
   size_t first = content.find_first_not_of(" \t");
-  if (!cxx && is_dockerfile(file)) {
+  if (syntax.own_line) {
     // A Dockerfile comment must be a line of its own; the directive there covers the next line.
     std::string indent(content.substr(0, first == std::string_view::npos ? 0 : first));
-    return Edit::insert(range.start, indent + "# noqa: " + join(wanted) + std::string(file.line_ending()));
+    return Edit::insert(range.start, indent + syntax.directive_text(wanted) + std::string(file.line_ending()));
   }
   // Trailing blanks go: the comment follows the code at the usual two-space distance.
   size_t last = content.find_last_not_of(" \t");
   uint32_t code_end = range.start + static_cast<uint32_t>(last == std::string_view::npos ? 0 : last + 1);
   std::string separator = last == std::string_view::npos ? "" : "  ";
-  return Edit::replace({code_end, range.end},
-                       separator + (cxx ? "// NOLINT(" + join(wanted) + ")" : "# noqa: " + join(wanted)));
+  return Edit::replace({code_end, range.end}, separator + syntax.directive_text(wanted));
 }
 
 }  // namespace torchmigrate::engine

@@ -80,13 +80,7 @@ std::string settings_hash(const Settings& settings, FactsRead read) {
            {"compile_db", portable_path(settings.compile_database_dir, settings)}};
   // Whether the file has a project; where the project lies is not part of any finding.
   if (settings.project) out["project"] = true;
-  if (read.any()) {
-    const ProjectFacts& facts = settings.project_facts();
-    if (read.dynamo_export) out["dynamo_export"] = facts.calls_onnx_dynamo_export;
-    if (read.finds_torch) out["find_torch"] = facts.cmake_finds_torch;
-    // TM151 reads these: a DLPack of the project's own changes its C/C++ findings.
-    if (read.dlpack) out["dlpack"] = {facts.dlpack.ships_own, facts.dlpack.declares_old_names, facts.dlpack.evidence};
-  }
+  if (read.any()) add_fact_keys(settings.project_facts(), read, out);
   for (const auto& [code, policy] : settings.policies) out["policies"][code] = std::string(to_string(policy));
   for (const auto& [ending, kind] : settings.build_extensions) out["build"][ending] = static_cast<int>(kind);
   return cache_hash({out.dump()});
@@ -96,7 +90,7 @@ std::string settings_hash(const Settings& settings, FactsRead read) {
 std::string settings_hash(const Settings& settings, std::string_view path) {
   std::filesystem::path file(path);
   bool python = language_for(file, settings.build_extensions) == Language::Python && file.filename() != "setup.py";
-  return settings_hash(settings, python ? FactsRead{} : FactsRead{true, true, true});
+  return settings_hash(settings, python ? FactsRead{} : all_facts());
 }
 
 // Thrown for anything that does not verify; the caller treats it as a miss.

@@ -15,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A tree this large is walked only this far: the detector runs before every check.
+// A tree this large is walked only this far: the search runs before the first check that reads it.
 constexpr size_t kMaxEntries = 50000;
 
 std::string lower(std::string_view text) {
@@ -98,8 +98,8 @@ bool cmake_uses_dlpack(std::string_view cmake) {
   return false;
 }
 
-ProjectDlpack detect_project_dlpack(const fs::path& root) {
-  ProjectDlpack facts;
+OwnDlpack find_own_dlpack(const fs::path& root) {
+  OwnDlpack facts;
   if (auto modules = read_small(root / ".gitmodules"); modules && gitmodules_name_dlpack(*modules)) {
     facts.ships_own = true;
     facts.evidence = ".gitmodules";

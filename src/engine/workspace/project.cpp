@@ -7,7 +7,6 @@
 #include <system_error>
 
 #include "torchmigrate/engine/run/parallel.hpp"
-#include "torchmigrate/engine/workspace/dlpack_facts.hpp"
 #include "torchmigrate/engine/workspace/file_io.hpp"
 #include "torchmigrate/engine/workspace/working_directory.hpp"
 
@@ -78,11 +77,7 @@ const ProjectFacts& Project::facts() const {
   std::call_once(gathered_, [this] {
     if (!files_) return;
     std::vector<DiscoveredFile> files = files_();
-    facts_ = gather_project_facts(files, extensions_, default_jobs());
-    bool has_cxx = std::any_of(files.begin(), files.end(), [](const DiscoveredFile& file) {
-      return file.language == Language::Cxx;
-    });
-    if (has_cxx) facts_.dlpack = detect_project_dlpack(root_);
+    facts_ = gather_project_facts({.root = root_, .files = files, .extensions = extensions_, .jobs = default_jobs()});
   });
   return facts_;
 }

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/workspace/project_facts.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <iterator>
+#include <nlohmann/json.hpp>
 
 #include "torchmigrate/buildfiles/build_file.hpp"
 #include "torchmigrate/buildfiles/cmake.hpp"
 #include "torchmigrate/engine/run/parallel.hpp"
+#include "torchmigrate/engine/workspace/dlpack_facts.hpp"
 #include "torchmigrate/engine/workspace/file_io.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
@@ -25,6 +29,82 @@ bool passes_dynamo_true(python::Node call) {
   }
   return false;
 }
+
+// Whether some Python file of the project calls `torch.onnx.export(..., dynamo=True)`: reads only
+// the Python files that mention both `onnx` and `dynamo`, and stops at the first call.
+bool any_onnx_dynamo_export(const ProjectTree& tree) {
+  std::atomic<bool> found{false};
+  parallel_for(tree.files.size(), tree.jobs, [&](size_t i) {
+    const DiscoveredFile& file = tree.files[i];
+    if (found || file.language != Language::Python) return;
+    ReadResult read = read_file(file.path);
+    if (!read.text) return;  // the session reports unreadable files
+    if (calls_onnx_dynamo_export(*read.text)) found = true;
+  });
+  return found;
+}
+
+// Whether some CMake file of the project calls `find_package(Torch)`: parses only the CMake files
+// that mention `Torch`, and stops at the first call.
+bool any_cmake_finds_torch(const ProjectTree& tree) {
+  std::atomic<bool> found{false};
+  parallel_for(tree.files.size(), tree.jobs, [&](size_t i) {
+    const DiscoveredFile& file = tree.files[i];
+    buildfiles::FileKind kind = buildfiles::kind_for(file.path, tree.extensions);
+    if (found || kind != buildfiles::FileKind::CMake) return;
+    ReadResult read = read_file(file.path);
+    if (!read.text) return;  // the session reports unreadable files
+    if (read.text->find("Torch") != std::string::npos &&
+        buildfiles::calls_find_package(buildfiles::BuildFile::read(*read.text, kind), "Torch")) {
+      found = true;
+    }
+  });
+  return found;
+}
+
+// The project's own DLPack: looked for only in a project with C/C++/CUDA files, where it matters.
+OwnDlpack own_dlpack_of(const ProjectTree& tree) {
+  bool has_cxx = std::any_of(tree.files.begin(), tree.files.end(),
+                             [](const DiscoveredFile& file) { return file.language == Language::Cxx; });
+  return has_cxx ? find_own_dlpack(tree.root) : OwnDlpack{};
+}
+
+// A fact's value as the result cache's key holds it.
+nlohmann::json key_of(bool value) { return value; }
+nlohmann::json key_of(const OwnDlpack& value) {
+  return nlohmann::json::array({value.ships_own, value.declares_old_names, value.evidence});
+}
+
+// A fact of the table, its value type erased.
+struct RegisteredFact {
+  unsigned index;
+  void (*gather)(const ProjectTree& tree, ProjectFacts& facts);
+  nlohmann::json (*key)(const ProjectFacts& facts);
+  std::string_view name;
+};
+
+template <const auto& Fact, auto Gather>
+constexpr RegisteredFact registered() {
+  return {Fact.index, [](const ProjectTree& tree, ProjectFacts& facts) { facts.set(Fact, Gather(tree)); },
+          [](const ProjectFacts& facts) { return key_of(facts.get(Fact)); }, Fact.name};
+}
+
+// Every project fact and its gather function, in the order of their indices: a new fact is a
+// handle in project_facts.hpp, a line here and its gather function.
+constexpr RegisteredFact kFacts[] = {
+    registered<facts::onnx_dynamo_export, any_onnx_dynamo_export>(),
+    registered<facts::cmake_finds_torch, any_cmake_finds_torch>(),
+    registered<facts::own_dlpack, own_dlpack_of>(),
+};
+
+constexpr bool indexed_in_order() {
+  for (unsigned i = 0; i < std::size(kFacts); ++i) {
+    if (kFacts[i].index != i) return false;
+  }
+  return true;
+}
+static_assert(indexed_in_order(), "a fact's index is its place in kFacts");
+static_assert(std::size(kFacts) <= 32, "FactsRead holds a bit per fact");
 
 }  // namespace
 
@@ -46,28 +126,22 @@ bool calls_onnx_dynamo_export(std::string_view python_source) {
   return false;
 }
 
-ProjectFacts gather_project_facts(const std::vector<DiscoveredFile>& files, const buildfiles::ExtraExtensions& extra,
-                                  unsigned jobs) {
+FactsRead all_facts() {
+  FactsRead all;
+  all.bits_ = (1u << std::size(kFacts)) - 1;
+  return all;
+}
+
+ProjectFacts gather_project_facts(const ProjectTree& tree) {
   ProjectFacts facts;
-  std::atomic<bool> dynamo{false};
-  std::atomic<bool> torch_cmake{false};
-  parallel_for(files.size(), jobs, [&](size_t i) {
-    const DiscoveredFile& file = files[i];
-    bool python = file.language == Language::Python;
-    buildfiles::FileKind kind = buildfiles::kind_for(file.path, extra);
-    if ((python && dynamo) || (kind == buildfiles::FileKind::CMake && torch_cmake)) return;
-    if (!python && kind != buildfiles::FileKind::CMake) return;
-    ReadResult read = read_file(file.path);
-    if (!read.text) return;  // the session reports unreadable files
-    if (python && calls_onnx_dynamo_export(*read.text)) dynamo = true;
-    if (kind == buildfiles::FileKind::CMake && read.text->find("Torch") != std::string::npos &&
-        buildfiles::calls_find_package(buildfiles::BuildFile::read(*read.text, kind), "Torch")) {
-      torch_cmake = true;
-    }
-  });
-  facts.calls_onnx_dynamo_export = dynamo;
-  facts.cmake_finds_torch = torch_cmake;
+  for (const RegisteredFact& fact : kFacts) fact.gather(tree, facts);
   return facts;
+}
+
+void add_fact_keys(const ProjectFacts& facts, FactsRead read, nlohmann::json& out) {
+  for (const RegisteredFact& fact : kFacts) {
+    if (read.reads(fact.index)) out[std::string(fact.name)] = fact.key(facts);
+  }
 }
 
 }  // namespace torchmigrate::engine

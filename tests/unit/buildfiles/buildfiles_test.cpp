@@ -231,7 +231,7 @@ TEST_CASE("TM402 is an error when the project exports with dynamo=True") {
     REQUIRE(found.size() == 1);
     CHECK(found[0].severity == Severity::Warning);
   }
-  settings.project = engine::Project::with_facts({.calls_onnx_dynamo_export = true, .cmake_finds_torch = false, .dlpack = {}});
+  settings.project = engine::Project::with_facts(engine::ProjectFacts().set(engine::facts::onnx_dynamo_export, true));
   engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), settings);
   std::vector<Diagnostic> found = linter.lint(file);
   REQUIRE(found.size() == 1);
@@ -244,7 +244,7 @@ TEST_CASE("TM403 uses the project fact that another CMake file finds Torch") {
   settings.selection.select = {"TM403"};
   SourceFile file("cmake/ext.cmake", "target_link_libraries(ext torch::nvtx3)\n", Language::BuildFile);
   CHECK(engine::Linter(engine::Catalog::builtin(), checks::builtin_registry(), settings).lint(file).empty());
-  settings.project = engine::Project::with_facts({.calls_onnx_dynamo_export = false, .cmake_finds_torch = true, .dlpack = {}});
+  settings.project = engine::Project::with_facts(engine::ProjectFacts().set(engine::facts::cmake_finds_torch, true));
   CHECK(engine::Linter(engine::Catalog::builtin(), checks::builtin_registry(), settings).lint(file).size() == 1);
 }
 

@@ -30,13 +30,11 @@ struct Scanned {
       : file("/nonexistent/origin.cpp", text, Language::Cxx), scan(SourceScan::scan(file, {.compile_database_dir = {}, .use_compile_database = false})) {}
 };
 
-std::vector<Diagnostic> lint(const SourceFile& file, const engine::ProjectDlpack& project = {},
+std::vector<Diagnostic> lint(const SourceFile& file, const engine::OwnDlpack& project = {},
                              const std::string& database_dir = "") {
   engine::Settings settings;
   settings.selection.select = {"TM151"};
-  engine::ProjectFacts facts;
-  facts.dlpack = project;
-  settings.project = engine::Project::with_facts(facts);
+  settings.project = engine::Project::with_facts(engine::ProjectFacts().set(engine::facts::own_dlpack, project));
   settings.compile_database_dir = database_dir;
   engine::Linter linter(engine::Catalog::builtin(), checks::builtin_registry(), settings);
   return linter.lint(file);
@@ -112,7 +110,7 @@ TEST_CASE("TM151 follows the DLPack the file uses") {
 
   SourceFile indirect("/nonexistent/c.cpp", "#include \"bridge.h\"\n" + kUses, Language::Cxx);
   CHECK(lint(indirect).size() == 4);
-  engine::ProjectDlpack shipped{true, true, "third_party/dlpack/include/dlpack/dlpack.h"};
+  engine::OwnDlpack shipped{true, true, "third_party/dlpack/include/dlpack/dlpack.h"};
   CHECK(lint(indirect, shipped).empty());
 }
 

@@ -151,10 +151,10 @@ TEST_CASE("Each project has its own torch range and facts from its own files onl
   std::shared_ptr<const Project> nested = workspace.project_of(root / "a" / "nested" / "export.py");
   CHECK(outer->torch_range().min_torch == TorchVersion{2, 8});
   CHECK(nested->torch_range().min_torch == TorchVersion{2, 5});
-  CHECK(outer->facts().cmake_finds_torch);
-  CHECK_FALSE(outer->facts().calls_onnx_dynamo_export);  // that call belongs to the nested project
-  CHECK(nested->facts().calls_onnx_dynamo_export);
-  CHECK_FALSE(nested->facts().cmake_finds_torch);
+  CHECK(outer->facts().get(facts::cmake_finds_torch));
+  CHECK_FALSE(outer->facts().get(facts::onnx_dynamo_export));  // that call belongs to the nested project
+  CHECK(nested->facts().get(facts::onnx_dynamo_export));
+  CHECK_FALSE(nested->facts().get(facts::cmake_finds_torch));
 }
 
 TEST_CASE("A project takes its files from the run's walk, with the same facts as its own walk") {
@@ -171,8 +171,8 @@ TEST_CASE("A project takes its files from the run's walk, with the same facts as
     if (adopt) workspace.adopt_walk(paths, walk.files);
     std::shared_ptr<const Project> outer = workspace.project_of(root / "a" / "CMakeLists.txt");
     std::shared_ptr<const Project> nested = workspace.project_of(root / "a" / "nested" / "export.py");
-    return std::tuple{outer->facts().cmake_finds_torch, outer->facts().calls_onnx_dynamo_export,
-                      nested->facts().cmake_finds_torch, nested->facts().calls_onnx_dynamo_export};
+    return std::tuple{outer->facts().get(facts::cmake_finds_torch), outer->facts().get(facts::onnx_dynamo_export),
+                      nested->facts().get(facts::cmake_finds_torch), nested->facts().get(facts::onnx_dynamo_export)};
   };
   CHECK(facts_of(true) == facts_of(false));
   CHECK(facts_of(true) == std::tuple{true, false, false, true});
@@ -193,7 +193,7 @@ TEST_CASE("Facts asked while the run's walk goes on wait for its end, and none c
     std::atomic<bool> answered{false};
     bool dynamo = false;
     std::thread worker([&] {
-      dynamo = nested->facts().calls_onnx_dynamo_export;
+      dynamo = nested->facts().get(facts::onnx_dynamo_export);
       answered = true;
     });
     std::this_thread::sleep_for(std::chrono::milliseconds(100));

@@ -46,33 +46,33 @@ TEST_CASE("a project tree is searched for its own DLPack") {
   TempDir dir;
   SECTION("nothing") {
     write(dir.path / "src" / "a.cpp", "int a;\n");
-    ProjectDlpack facts = detect_project_dlpack(dir.path);
+    OwnDlpack facts = find_own_dlpack(dir.path);
     CHECK_FALSE(facts.ships_own);
     CHECK(facts.evidence.empty());
   }
   SECTION("a vendored pre-0.5 header wins over CMake") {
     write(dir.path / "CMakeLists.txt", "add_subdirectory(third_party/dlpack)\n");
     write(dir.path / "third_party" / "dlpack" / "include" / "dlpack" / "dlpack.h", kOldHeader);
-    ProjectDlpack facts = detect_project_dlpack(dir.path);
+    OwnDlpack facts = find_own_dlpack(dir.path);
     CHECK(facts.ships_own);
     CHECK(facts.declares_old_names);
     CHECK(facts.evidence == "third_party/dlpack/include/dlpack/dlpack.h");
   }
   SECTION("a later header is the project's too, but not old") {
     write(dir.path / "include" / "dlpack.h", kNewHeader);
-    ProjectDlpack facts = detect_project_dlpack(dir.path);
+    OwnDlpack facts = find_own_dlpack(dir.path);
     CHECK(facts.ships_own);
     CHECK_FALSE(facts.declares_old_names);
   }
   SECTION("a submodule not checked out") {
     write(dir.path / ".gitmodules", "[submodule \"3rdparty/dlpack\"]\n\tpath = 3rdparty/dlpack\n");
-    ProjectDlpack facts = detect_project_dlpack(dir.path);
+    OwnDlpack facts = find_own_dlpack(dir.path);
     CHECK(facts.ships_own);
     CHECK(facts.evidence == ".gitmodules");
   }
   SECTION("CMake in a subdirectory") {
     write(dir.path / "cpp" / "CMakeLists.txt", "find_package(dlpack REQUIRED)\n");
-    CHECK(detect_project_dlpack(dir.path).evidence == "cpp/CMakeLists.txt");
+    CHECK(find_own_dlpack(dir.path).evidence == "cpp/CMakeLists.txt");
   }
   SECTION("torch's header, environments and build output are not the project's") {
     write(dir.path / "third_party" / "ATen" / "dlpack.h", kOldHeader);
@@ -81,6 +81,6 @@ TEST_CASE("a project tree is searched for its own DLPack") {
     write(dir.path / "build" / "_deps" / "dlpack" / "dlpack.h", kOldHeader);
     write(dir.path / "build" / "CMakeLists.txt", "add_library(dlpack INTERFACE)\n");
     write(dir.path / "pkg" / "torch" / "include" / "dlpack" / "dlpack.h", kOldHeader);
-    CHECK_FALSE(detect_project_dlpack(dir.path).ships_own);
+    CHECK_FALSE(find_own_dlpack(dir.path).ships_own);
   }
 }

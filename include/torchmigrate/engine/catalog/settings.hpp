@@ -65,8 +65,13 @@ struct Settings {
   // Directory of compile_commands.json for C/C++/CUDA files (`-p DIR`); empty: search upwards.
   std::string compile_database_dir;
 
-  // The project's facts; nothing is known for a file outside any project.
+  // The project's facts (project_facts.hpp); nothing is known for a file outside any project.
+  // Asking gathers them all from the project's tree the first time.
   [[nodiscard]] const ProjectFacts& project_facts() const;
+  template <class T>
+  [[nodiscard]] const T& project_fact(ProjectFact<T> fact) const {
+    return project_facts().get(fact);
+  }
   [[nodiscard]] FixPolicy policy_for(std::string_view code) const;
   [[nodiscard]] bool fixable_rule(const RuleSpec& rule) const;
   // The newest release the fixed code must run on: the target, or a newer pinned maximum.

@@ -30,8 +30,8 @@ NoqaResult add_noqa(const SourceFile& file, const std::vector<Diagnostic>& diagn
 // The one place that decides where a suppression comment can go, for --add-noqa and the editor's
 // "suppress" action: the edit that suppresses `codes` on `line` (0-based; see noqa_edit), or
 // nullopt when no comment can go there (the line continues with a backslash or ends inside a
-// string, a notebook, a cmd script, a Python file without its tree) or the line already
-// suppresses them.
+// string; a file whose comment_syntax is not writable: a notebook, a cmd script; a Python file
+// without its tree) or the line already suppresses them.
 std::optional<Edit> line_suppression(const SourceFile& file, const python::SyntaxTree* tree,
                                      const Suppressions& suppressions, uint32_t line,
                                      const std::vector<std::string>& codes);

@@ -10,6 +10,7 @@
 
 #include "torchmigrate/core/diagnostic.hpp"
 #include "torchmigrate/core/source_file.hpp"
+#include "torchmigrate/engine/lint/comment_syntax.hpp"
 
 namespace torchmigrate::engine {
 
@@ -25,7 +26,8 @@ struct SuppressionDirective {
 class Suppressions {
  public:
   // `comments` are the byte ranges of the file's comments (from the parser for Python);
-  // without them comments are found line by line (C/C++ `//`, build files `#`).
+  // without them comments are found line by line, with the markers of comment_syntax(file)
+  // (C/C++ `//` or `/*`, the others `#`).
   static Suppressions parse(const SourceFile& file, const std::vector<TextRange>* comments = nullptr);
 
   // Removes suppressed findings, marking the directives that were used.
@@ -36,15 +38,16 @@ class Suppressions {
   [[nodiscard]] const std::vector<SuppressionDirective>& directives() const { return directives_; }
 
  private:
-  void parse_comment(const SourceFile& file, TextRange comment, bool own_line);
+  void parse_comment(const SourceFile& file, const CommentSyntax& syntax, TextRange comment, bool own_line);
   std::vector<SuppressionDirective> directives_;
 };
 
 // True when `code` is selected by a directive entry (a code or a prefix such as TM2).
 bool code_matches(std::string_view code, std::string_view entry);
 
-// Text that suppresses `codes` on the line of `offset`, merged into an existing directive there
-// (`# noqa: TM101, TM201` / `// NOLINT(TM151)`), as one edit.
+// Text that suppresses `codes` on `line` (0-based), merged into an existing directive there
+// (`# noqa: TM101, TM201` / `// NOLINT(TM151)`, spelled as comment_syntax(file) says; in a
+// Dockerfile on the line above), as one edit.
 std::optional<Edit> noqa_edit(const SourceFile& file, const Suppressions& suppressions, uint32_t line,
                               const std::vector<std::string>& codes);
 

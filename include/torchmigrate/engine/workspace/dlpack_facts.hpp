@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Whether a project builds against a DLPack of its own (TM151): a dlpack.h in its tree outside
-// torch, a dlpack submodule in `.gitmodules`, or a CMake dlpack target or package.
+// Whether a project builds against a DLPack of its own (facts::own_dlpack): a dlpack.h in its tree
+// outside torch, a dlpack submodule in `.gitmodules`, or a CMake dlpack target or package.
 #pragma once
 
 #include <filesystem>
@@ -13,7 +13,7 @@ namespace torchmigrate::engine {
 
 // Walks the tree under `root` (skipping .git, build and virtual-environment folders) and stops at
 // the first pre-0.5 dlpack.h; bounded, so a huge tree costs at most a fixed number of entries.
-ProjectDlpack detect_project_dlpack(const std::filesystem::path& root);
+OwnDlpack find_own_dlpack(const std::filesystem::path& root);
 
 // The pieces, for tests: a `.gitmodules` text naming a dlpack submodule; a CMake text that finds,
 // builds, fetches or adds a dlpack directory; a header text that declares the pre-0.5 names.
