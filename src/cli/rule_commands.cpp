@@ -115,10 +115,10 @@ void write_index(const engine::Catalog& catalog, std::ostream& out) {
   out << "# Rules\n\n"
          "Generated from the rule catalog (`rules/TM*.json`) by `torchmigrate rules --write-docs docs/rules`;\n"
          "do not edit by hand. `torchmigrate rule CODE` prints the same text.\n\n"
-         "| Code | Name | Kind | Severity | Default | Fix | Summary |\n"
-         "| --- | --- | --- | --- | --- | --- | --- |\n";
+         "| Code | Name | Since | Kind | Severity | Default | Fix | Summary |\n"
+         "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (const engine::RuleSpec& rule : catalog.rules()) {
-    out << "| [" << rule.code << "](" << doc_file_name(rule) << ") | " << rule.name << " | "
+    out << "| [" << rule.code << "](" << doc_file_name(rule) << ") | " << rule.name << " | " << rule.since << " | "
         << engine::to_string(rule.kind) << " | " << to_string(rule.severity) << " | "
         << (rule.default_enabled ? "on" : "off") << " | " << table_cell(engine::fix_label(rule)) << " | "
         << table_cell(rule.summary) << " |\n";
@@ -220,6 +220,8 @@ int run_rules(const engine::Catalog& catalog, const std::string& format, const s
                        {"severity", to_string(rule.severity)},
                        {"default_enabled", rule.default_enabled},
                        {"kind", engine::to_string(rule.kind)},
+                       {"since", rule.since},
+                       {"removed_in", rule.removed_in.empty() ? nlohmann::json() : nlohmann::json(rule.removed_in)},
                        {"fix", engine::fix_label(rule)}});
     }
     std::cout << rules.dump(2) << '\n';
@@ -232,12 +234,14 @@ int run_rules(const engine::Catalog& catalog, const std::string& format, const s
     fix_width = std::max(fix_width, engine::fix_label(rule).size());
   }
   std::cout << std::left << std::setw(7) << "CODE" << std::setw(static_cast<int>(name_width) + 2) << "NAME"
-            << std::setw(9) << "SEVERITY" << std::setw(9) << "DEFAULT" << std::setw(static_cast<int>(fix_width) + 2)
-            << "FIX" << "SUMMARY\n";
+            << std::setw(7) << "SINCE" << std::setw(9) << "SEVERITY" << std::setw(9) << "DEFAULT"
+            << std::setw(static_cast<int>(fix_width) + 2) << "FIX"
+            << "SUMMARY\n";
   for (const engine::RuleSpec& rule : catalog.rules()) {
     std::cout << std::left << std::setw(7) << rule.code << std::setw(static_cast<int>(name_width) + 2) << rule.name
-              << std::setw(9) << to_string(rule.severity) << std::setw(9) << (rule.default_enabled ? "on" : "off")
-              << std::setw(static_cast<int>(fix_width) + 2) << engine::fix_label(rule) << rule.summary << '\n';
+              << std::setw(7) << rule.since << std::setw(9) << to_string(rule.severity) << std::setw(9)
+              << (rule.default_enabled ? "on" : "off") << std::setw(static_cast<int>(fix_width) + 2)
+              << engine::fix_label(rule) << rule.summary << '\n';
   }
   return kExitClean;
 }

@@ -157,6 +157,17 @@ class RuleDocs(unittest.TestCase):
         listed = json.loads(run("rules", "--output-format", "json", check_exit=0).stdout)
         self.assertEqual([r["code"] for r in listed], sorted(r["code"] for r in listed))
 
+    def test_rules_says_the_release_of_each_rule(self):
+        table = run("rules", check_exit=0).stdout.splitlines()
+        self.assertRegex(table[0], r"^CODE +NAME +SINCE +SEVERITY")
+        self.assertRegex(next(line for line in table if line.startswith("TM201 ")), r"^TM201 +\S+ +2\.8 ")
+        self.assertRegex(next(line for line in table if line.startswith("TM207 ")), r"^TM207 +\S+ +2\.9 ")
+        listed = {r["code"]: r for r in json.loads(run("rules", "--output-format", "json", check_exit=0).stdout)}
+        self.assertEqual((listed["TM308"]["since"], listed["TM308"]["removed_in"]), ("2.9", "2.11"))
+        self.assertIsNone(listed["TM201"]["removed_in"])
+        self.assertIn("| [TM207](TM207-onnx-dynamo-default.md) | onnx-dynamo-default | 2.9 |",
+                      run("rules", "--output-format", "markdown", check_exit=0).stdout)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -128,7 +128,7 @@ class HtmlReportTest(unittest.TestCase):
         self.assertGreater(kinds["safe"], 0)
         self.assertGreater(kinds["manual"], 0)
         # Every chart drew bars, each visible, the longest the full bar width.
-        for chart in ("chart-rules", "chart-directories", "chart-projects", "chart-work"):
+        for chart in ("chart-releases", "chart-rules", "chart-directories", "chart-projects", "chart-work"):
             self.assertTrue(page.bars[chart], chart)
             self.assertTrue(all(width >= 1 for width in page.bars[chart]), chart)
         self.assertEqual(round(sum(page.bars["chart-projects"])), 380)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // TM105: `torch.onnx.export(m, ..., dynamo=True)` where `m` is a ScriptModule made by
-// `torch.jit.script/trace/load` (directly or through a local assigned in the same scope).
+// `torch.jit.script/trace/load` (directly or through a local assigned in the same scope); with
+// `absent_means_dynamo` (torch 2.9, whose default is `dynamo=True`) also a call without `dynamo=`.
 #include "torchmigrate/checks/python_checks.hpp"
 
 #include <set>
@@ -22,6 +23,7 @@ class OnnxDynamoJitModuleCheck final : public engine::PythonCheck {
     for (const std::string& callee : params.strings("exporters")) exporters_.insert(callee);
     for (const std::string& callee : params.strings("script_producers")) producers_.insert(callee);
     for (const std::string& method : params.strings("same_module_methods")) same_module_methods_.insert(method);
+    absent_means_dynamo_ = params.boolean("absent_means_dynamo", false);
     params.finish();
   }
 
@@ -33,7 +35,9 @@ class OnnxDynamoJitModuleCheck final : public engine::PythonCheck {
     CallArguments arguments(call);
     if (!arguments.valid()) return;
     Node dynamo = arguments.keyword_value("dynamo");
-    if (!dynamo || !is_literal(dynamo, "True")) return;
+    // Without `dynamo=` the default decides, unless `**kwargs` may carry it.
+    bool dynamo_export = dynamo ? is_literal(dynamo, "True") : absent_means_dynamo_ && !arguments.has_star_kwargs();
+    if (!dynamo_export) return;
     Node model = arguments.keyword_value("model");
     if (!model && !arguments.positional().empty()) model = arguments.positional().front();
     if (!model) return;
@@ -76,6 +80,7 @@ class OnnxDynamoJitModuleCheck final : public engine::PythonCheck {
   std::set<std::string> exporters_;
   std::set<std::string> producers_;
   std::set<std::string> same_module_methods_;
+  bool absent_means_dynamo_ = false;
 };
 
 }  // namespace

@@ -60,7 +60,7 @@ std::string_view script() {
   var urgencyOrder = Object.keys(data.urgencies);
   var rows = data.rows.map(function (r) {
     var rule = data.rules[r[0]], file = data.files[r[1]], fix = data.fixKinds[r[5]];
-    return { rule: rule[0], name: rule[1], urgency: rule[2], documented: rule[3], file: strings[file[0]],
+    return { rule: rule[0], name: rule[1], urgency: rule[2], documented: rule[3], release: rule[4], file: strings[file[0]],
              project: file[1], line: r[2], position: r[3], message: strings[r[4]], fixIndex: r[5], fix: fix[0],
              fixLabel: fix[1], source: strings[r[6]], isNew: r[7] };
   });
@@ -89,6 +89,7 @@ std::string_view script() {
       case "rule": return row.rule.toLowerCase() === v || row.name === v;
       case "fix": return row.fix === v || row.fixLabel === v;
       case "urgency": return row.urgency === v;
+      case "release": return row.release === v;
       case "file": return row.file.toLowerCase().indexOf(v) === 0;
       case "project": return String(row.project) === v;
       case "new": return (row.isNew === 1) === (v === "yes" || v === "true" || v === "1");

@@ -94,7 +94,7 @@ std::string charts_section(const Report& report) {
   for (const FileFindings& findings : report.files) paths.push_back(report_path(report, *findings.file));
   size_t depth = common_directory_depth(paths);
 
-  UrgencyTally per_rule, per_directory, per_project;
+  UrgencyTally per_rule, per_release, per_directory, per_project;
   std::vector<ChartBar> per_file;
   for (size_t f = 0; f < report.files.size(); ++f) {
     const FileFindings& findings = report.files[f];
@@ -105,6 +105,9 @@ std::string charts_section(const Report& report) {
     for (const Diagnostic& diagnostic : findings.diagnostics) {
       Urgency urgency = urgency_of(report.rule(diagnostic.code));
       per_rule.add(fmt::format("{} {}", diagnostic.code, rule_name(report, diagnostic.code)), diagnostic.code, urgency);
+      // The release whose change the rule is about: a jump over several releases shows each.
+      const engine::RuleSpec* rule = report.rule(diagnostic.code);
+      if (rule != nullptr) per_release.add("torch " + rule->since, "release:" + rule->since, urgency);
       per_directory.add(directory == "." ? "(top level)" : directory, directory == "." ? "" : "file:" + directory, urgency);
       if (!project.empty()) per_project.add(project, fmt::format("project:{}", findings.project), urgency);
       ++work[static_cast<size_t>(fix_kind(diagnostic, settings))];
@@ -120,6 +123,8 @@ std::string charts_section(const Report& report) {
   std::string out = "<section id=\"charts\"><h2>Where the findings are</h2>\n";
   out += legend<Urgency, kUrgencyCount>(urgency_id, urgency_label);
   out += legend<FixKind, kFixKindCount>(fix_kind_id, fix_kind_label) + "<div class=\"charts\">\n";
+  out += figure("chart-releases", "Findings per release", "the release that changed the API; coloured by urgency",
+                per_release.bars());
   out += figure("chart-rules", "Findings per rule", "coloured by urgency", per_rule.bars());
   out += figure("chart-directories", "Findings per top-level directory", "coloured by urgency", per_directory.bars());
   out += figure("chart-projects", "Findings per project", "coloured by urgency", per_project.bars());

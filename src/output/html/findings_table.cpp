@@ -58,9 +58,9 @@ nlohmann::json table_data(const Report& report) {
       const Diagnostic& diagnostic = findings.diagnostics[d];
       auto [rule, inserted] = rule_index.try_emplace(diagnostic.code, rules.size());
       if (inserted) {
-        rules.push_back({diagnostic.code, rule_name(report, diagnostic.code),
-                         urgency_id(urgency_of(report.rule(diagnostic.code))),
-                         report.catalog != nullptr && report.catalog->find(diagnostic.code) != nullptr});
+        const engine::RuleSpec* spec = report.rule(diagnostic.code);
+        rules.push_back({diagnostic.code, rule_name(report, diagnostic.code), urgency_id(urgency_of(spec)),
+                         spec != nullptr, spec != nullptr ? spec->since : std::string()});
       }
       std::ostringstream position;
       write_position(position, *findings.file, positions, diagnostic.range.start);

@@ -123,7 +123,7 @@ TEST_CASE("html: a self-contained page with every finding in its table") {
   CHECK(page.find(" src=") == std::string::npos);
   CHECK(page.find("<link") == std::string::npos);
   CHECK(page.find("url(") == std::string::npos);
-  for (const char* chart : {"chart-rules", "chart-directories", "chart-projects", "chart-work"}) {
+  for (const char* chart : {"chart-releases", "chart-rules", "chart-directories", "chart-projects", "chart-work"}) {
     CHECK(page.find(std::string("<svg id=\"") + chart + "\"") != std::string::npos);
   }
   nlohmann::json data = table_data(page);
