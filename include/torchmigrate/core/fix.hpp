@@ -51,6 +51,9 @@ struct Fix {
   // Modules the fix makes the file import (`from x import a`: `x`, and `x.a` when `a` is a
   // module). A fix that would make a module import itself is withheld (engine/lint/fixer.hpp).
   std::vector<std::string> imported_modules;
+  // One of several spellings of the same change, preferred first, each with its requirements:
+  // a run keeps the first its torch range meets, else the first (engine/lint/lint_environment).
+  bool alternative_spelling = false;
 };
 
 std::string_view to_string(Applicability applicability);

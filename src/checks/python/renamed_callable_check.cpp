@@ -4,6 +4,8 @@
 // attribute chain, imported name, alias, `getattr`) and fixes the import (through
 // `python::ImportEditor`) together with all its uses, or none of them. When the old function
 // still exists (`old_still_exists`), each call is switched on its own and the old import stays.
+// Several entries with the same `from` are alternative spellings of one fix, preferred first,
+// each with its own requirement: the run keeps the first that the project's torch range meets.
 #include <algorithm>
 
 #include "torchmigrate/checks/call_arguments.hpp"
@@ -36,6 +38,8 @@ struct Rename {
   std::string suggestion;      // the message's `{new}`
   std::string title;           // the fix's title
   CallMapping call;
+  FixRequirements requirements;  // the rule's `fix.requires`, or the entry's own
+  size_t spelling = 0;           // its place among the entries with the same `from`
 };
 
 // Edits, or why there are none.
@@ -53,6 +57,15 @@ class RenamedCallableCheck final : public engine::PythonCheck {
       rename.suggestion = entry.has("suggestion") ? entry.string("suggestion") : rename.new_name;
       rename.title = entry.has("title") ? entry.string("title") : "Replace with `" + rename.new_name + "`";
       if (entry.has("call")) rename.call = CallMapping(entry.object("call"), rename.new_name);
+      rename.requirements = rule.fix_requirements;
+      if (entry.has("requires")) {
+        rename.requirements =
+            engine::parse_fix_requirements(entry.json("requires"), rule.code + " `" + rename.qualified_name + "`");
+      }
+      for (const Rename& earlier : renames_) {
+        if (earlier.qualified_name == rename.qualified_name) rename.spelling = earlier.spelling + 1;
+      }
+      spellings_ = std::max(spellings_, rename.spelling + 1);
       entry.finish();
       renames_.push_back(std::move(rename));
     }
@@ -87,13 +100,26 @@ class RenamedCallableCheck final : public engine::PythonCheck {
                       const std::vector<const Reference*>& members, PythonCheckContext& context) const;
   Rewrite call_on_its_own(const Reference& reference, PythonCheckContext& context) const;
   [[nodiscard]] std::vector<const Reference*> members_of(const python::Binding* binding) const;
-  void report(const Reference& reference, const Rewrite& rewrite, PythonCheckContext& context) const;
+  // A reference's rewrites, one per spelling tried.
+  struct Finding {
+    Node where;
+    size_t rename = 0;
+    std::vector<std::pair<size_t, Rewrite>> rewrites;  // by entry of `renames_`
+  };
+  void report(const Reference& reference, const Rewrite& rewrite, PythonCheckContext& context);
+  void emit(const Finding& finding, PythonCheckContext& context) const;
+  [[nodiscard]] size_t current_entry(size_t rename) const;
+  [[nodiscard]] const Rename& spelling(size_t rename) const;
+  void finish_pass(PythonCheckContext& context);
   void finish_renaming_imports(PythonCheckContext& context, std::vector<const Reference*>& handled);
 
   std::vector<Rename> renames_;
+  size_t spellings_ = 1;  // the most entries any `from` has
+  size_t pass_ = 0;       // the spelling being written
   bool old_still_exists_ = false;
   std::vector<Reference> references_;
   std::vector<ImportItem> imports_;
+  std::vector<Finding> findings_;
 };
 
 void RenamedCallableCheck::visit(Node node, PythonCheckContext& context) {
@@ -115,7 +141,7 @@ void RenamedCallableCheck::visit(Node node, PythonCheckContext& context) {
   }
   if (!qualified) return;
   for (size_t i = 0; i < renames_.size(); ++i) {
-    if (*qualified != renames_[i].qualified_name) continue;
+    if (*qualified != renames_[i].qualified_name || renames_[i].spelling != 0) continue;
     Reference reference{node, is_callee(node) ? node.parent() : Node{}, i, nullptr};
     // A function that still exists may be referenced; only calling it changed.
     if (old_still_exists_ && !reference.call) return;
@@ -136,7 +162,7 @@ void RenamedCallableCheck::visit_import(Node statement, PythonCheckContext& cont
   for (Node item : statement.children_of_field("name")) {
     std::string qualified = std::string(module.text()) + "." + std::string(ImportEditor::imported_name(item).text());
     for (size_t r = 0; r < renames_.size(); ++r) {
-      if (qualified != renames_[r].qualified_name) continue;
+      if (qualified != renames_[r].qualified_name || renames_[r].spelling != 0) continue;
       const python::Binding* binding =
           context.model().binding_created_by(ImportEditor::bound_name(item).text(), statement);
       imports_.push_back({item, r, binding});
@@ -159,7 +185,7 @@ Rewrite RenamedCallableCheck::reference_edits(const Reference& reference, const 
     }
   }
   std::string line = std::to_string(context.file().location(reference.node.start()).line);
-  const CallMapping& mapping = renames_[reference.rename].call;
+  const CallMapping& mapping = spelling(reference.rename).call;
   if (reference.call) {
     CallRewrite call = mapping.rewrite(reference.call);
     if (auto* reason = std::get_if<std::string>(&call)) return "the call on line " + line + " " + *reason;
@@ -186,7 +212,7 @@ Rewrite RenamedCallableCheck::group_edits(std::vector<Edit> anchor, const std::s
 // A call of a function that still exists: the new name is imported next to the old one (or an
 // import of it reused), so calls that cannot switch keep working.
 Rewrite RenamedCallableCheck::call_on_its_own(const Reference& reference, PythonCheckContext& context) const {
-  const Rename& rename = renames_[reference.rename];
+  const Rename& rename = spelling(reference.rename);
   if (reference.node.kind() != "identifier") return reference_edits(reference, &rename.new_name, context);
   const python::Binding* binding = reference.binding;
   if (binding == nullptr || binding->kind != python::BindingKind::Import ||
@@ -217,22 +243,49 @@ Rewrite RenamedCallableCheck::call_on_its_own(const Reference& reference, Python
   return std::string("the import that binds the name was not found");
 }
 
-void RenamedCallableCheck::report(const Reference& reference, const Rewrite& rewrite,
-                                  PythonCheckContext& context) const {
-  const Rename& rename = renames_[reference.rename];
+// Keeps what one pass found for a reference; `emit` reports them once every spelling is tried.
+void RenamedCallableCheck::report(const Reference& reference, const Rewrite& rewrite, PythonCheckContext& /*context*/) {
   Node where = reference.call ? reference.call : reference.node;
-  Diagnostic& diagnostic =
-      context.report(rule(), where.range(), {{"name", rename.qualified_name}, {"new", rename.suggestion}});
-  if (!rule().fix_applicability) return;
-  if (const auto* reason = std::get_if<std::string>(&rewrite)) {
-    // Say why, so nobody waits for a fix that will not come.
-    diagnostic.message += "; no fix is offered because " + *reason;
-    return;
+  auto it = std::find_if(findings_.begin(), findings_.end(), [&](const Finding& finding) {
+    return finding.where == where && finding.rename == reference.rename;
+  });
+  if (it == findings_.end()) it = findings_.insert(findings_.end(), Finding{where, reference.rename, {}});
+  size_t entry = current_entry(reference.rename);
+  for (const auto& recorded : it->rewrites) {
+    if (recorded.first == entry) return;  // a `from` with fewer spellings than this pass
   }
-  // Never the fallback: a rule without a fix in the catalog returned above, with no fix.
-  diagnostic.fixes.push_back(
-      rule_fix(rule(), rename.title, std::get<std::vector<Edit>>(rewrite), Applicability::DisplayOnly));
+  it->rewrites.emplace_back(entry, rewrite);
 }
+
+void RenamedCallableCheck::emit(const Finding& finding, PythonCheckContext& context) const {
+  const Rename& rename = renames_[finding.rename];
+  Diagnostic& diagnostic =
+      context.report(rule(), finding.where.range(), {{"name", rename.qualified_name}, {"new", rename.suggestion}});
+  if (!rule().fix_applicability) return;
+  for (const auto& [entry, rewrite] : finding.rewrites) {
+    const auto* edits = std::get_if<std::vector<Edit>>(&rewrite);
+    if (edits == nullptr) continue;
+    // Never the fallback: a rule without a fix in the catalog returned above, with no fix.
+    Fix fix = rule_fix(rule(), renames_[entry].title, *edits, Applicability::DisplayOnly);
+    fix.requirements = renames_[entry].requirements;
+    fix.alternative_spelling = spellings_ > 1;
+    diagnostic.fixes.push_back(std::move(fix));
+  }
+  if (diagnostic.fixes.empty()) {
+    // Say why, so nobody waits for a fix that will not come.
+    diagnostic.message += "; no fix is offered because " + std::get<std::string>(finding.rewrites.front().second);
+  }
+}
+
+// The entry of `rename`'s `from` that the current pass writes.
+size_t RenamedCallableCheck::current_entry(size_t rename) const {
+  for (size_t i = 0; i < renames_.size(); ++i) {
+    if (renames_[i].qualified_name == renames_[rename].qualified_name && renames_[i].spelling == pass_) return i;
+  }
+  return rename;
+}
+
+const Rename& RenamedCallableCheck::spelling(size_t rename) const { return renames_[current_entry(rename)]; }
 
 std::vector<const RenamedCallableCheck::Reference*> RenamedCallableCheck::members_of(
     const python::Binding* binding) const {
@@ -253,7 +306,7 @@ void RenamedCallableCheck::finish_renaming_imports(PythonCheckContext& context,
     std::vector<Node> uses;
     for (const Reference* member : members) uses.push_back(member->node);
     python::ImportChange change =
-        ImportEditor(context.model()).rename_name(item.item, renames_[item.rename].new_name, uses);
+        ImportEditor(context.model()).rename_name(item.item, spelling(item.rename).new_name, uses);
     Rewrite group = change.conflict;
     if (change) {
       // An alias keeps naming the function; otherwise the uses take the name the import binds.
@@ -284,6 +337,13 @@ void RenamedCallableCheck::finish_renaming_imports(PythonCheckContext& context,
 }
 
 void RenamedCallableCheck::finish(PythonCheckContext& context) {
+  for (pass_ = 0; pass_ < spellings_; ++pass_) finish_pass(context);
+  for (const Finding& finding : findings_) emit(finding, context);
+}
+
+// One spelling of every fix. A reference whose `from` has fewer spellings takes its last again,
+// which only repeats what an earlier pass recorded.
+void RenamedCallableCheck::finish_pass(PythonCheckContext& context) {
   std::vector<const Reference*> handled;
   auto is_handled = [&](const Reference* reference) {
     return std::find(handled.begin(), handled.end(), reference) != handled.end();
@@ -302,7 +362,7 @@ void RenamedCallableCheck::finish(PythonCheckContext& context) {
     std::vector<const Reference*> members = members_of(alias);
     Node name = reference.node.field("attribute");
     Rewrite group =
-        group_edits({Edit::replace(name.range(), renames_[reference.rename].new_name)}, nullptr, members, context);
+        group_edits({Edit::replace(name.range(), spelling(reference.rename).new_name)}, nullptr, members, context);
     report(reference, group, context);
     for (const Reference* member : members) report(*member, group, context);
     handled.push_back(&reference);
@@ -319,7 +379,7 @@ void RenamedCallableCheck::finish(PythonCheckContext& context) {
     // are reported unfixed.
     bool fixable = reference.node.kind() == "attribute" || reference.node.kind() == "call";
     report(reference,
-           fixable ? reference_edits(reference, &renames_[reference.rename].new_name, context)
+           fixable ? reference_edits(reference, &spelling(reference.rename).new_name, context)
                    : Rewrite(std::string("the name is bound by an assignment the fix cannot follow")),
            context);
   }

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "torchmigrate/engine/catalog/rule_lifecycle.hpp"
 #include "torchmigrate/engine/lint/front.hpp"
@@ -51,6 +52,27 @@ void explain_unmet_requirements(std::vector<Diagnostic>& diagnostics, const Sett
     for (Fix& fix : diagnostic.fixes) {
       if (std::string why = settings.unmet_requirement(fix); !why.empty()) fix.title += " (" + why + ")";
     }
+  }
+}
+
+// Of a fix's alternative spellings, the first whose requirements the project's range meets
+// stays, else the first: the later release's spelling wins where an older one would be removed.
+void keep_preferred_spellings(std::vector<Diagnostic>& diagnostics, const Settings& settings) {
+  for (Diagnostic& diagnostic : diagnostics) {
+    std::optional<size_t> first, met;
+    for (size_t i = 0; i < diagnostic.fixes.size(); ++i) {
+      const Fix& fix = diagnostic.fixes[i];
+      if (!fix.alternative_spelling) continue;
+      if (!first) first = i;
+      if (!met && settings.unmet_requirement(fix).empty()) met = i;
+    }
+    if (!first) continue;
+    std::vector<Fix> kept;
+    for (size_t i = 0; i < diagnostic.fixes.size(); ++i) {
+      if (!diagnostic.fixes[i].alternative_spelling || i == met.value_or(*first))
+        kept.push_back(std::move(diagnostic.fixes[i]));
+    }
+    diagnostic.fixes = std::move(kept);
   }
 }
 
@@ -178,6 +200,7 @@ void LintEnvironment::finish(const SourceFile& file, Suppressions& suppressions,
       if (it->second.second) diagnostic.severity = Severity::Error;
     }
   }
+  keep_preferred_spellings(diagnostics, settings_);
   // A keep-old fix that would change behaviour on releases the project already runs is unsafe.
   for (Diagnostic& diagnostic : diagnostics) {
     auto caveat = keep_old_caveats_.find(diagnostic.code);
