@@ -213,6 +213,12 @@ def guard_releases(test: ast.AST, source: str) -> frozenset | None:
     return frozenset(r for r in RELEASES if compare(key(r)[:2]))
 
 
+def catches_import_error(handler: ast.ExceptHandler) -> bool:
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(t is None or isinstance(t, ast.Name) and t.id in ("ImportError", "ModuleNotFoundError", "Exception")
+               for t in types)
+
+
 class PythonReader:
     """The torch API a Python file uses, each use with its line and version guards."""
 
@@ -273,6 +279,11 @@ class PythonReader:
         child = node
         parent = self.parents.get(child)
         while parent is not None:
+            # An import in a `try` whose handler catches ImportError may fail on any release:
+            # the handler's import (`except ImportError: from old.place import x`) runs there.
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and isinstance(parent, ast.Try) and \
+                    child in parent.body and any(catches_import_error(h) for h in parent.handlers):
+                return frozenset()
             if isinstance(parent, (ast.If, ast.IfExp)):
                 in_body = child in (parent.body if isinstance(parent.body, list) else [parent.body])
                 in_else = child in (parent.orelse if isinstance(parent.orelse, list) else [parent.orelse])
@@ -997,6 +1008,12 @@ class IndexFacts(unittest.TestCase):
         self.assertIn("2.8", guards["`torch.a.b`"])
         self.assertNotIn("2.7", guards["`torch.a.b`"])
         self.assertIn("2.7", guards["`torch.c.d`"])
+
+    def test_import_with_fallback(self):
+        reader = PythonReader("try:\n    from torch.new import x\nexcept ImportError:\n    from torch.old import x\n")
+        guards = {str(o.item): o.releases for o in reader.occurrences}
+        self.assertEqual(frozenset(), guards["`torch.new.x`"])
+        self.assertIsNone(guards["`torch.old.x`"])
 
 
 class TheseTestsCanFail(unittest.TestCase):
