@@ -51,6 +51,47 @@ Names name_set(const Params& params, const std::string& key) {
   return names;
 }
 
+// Whether `statement` (of a block) binds `name`: a def or class, `name = ...`, an import.
+bool binds(Node statement, std::string_view name) {
+  if (statement.kind() == "decorated_definition") statement = statement.field("definition");
+  std::string_view kind = statement.kind();
+  if (kind == "function_definition" || kind == "class_definition") return statement.field("name").text() == name;
+  if (kind == "expression_statement" && statement.named_child_count() == 1) {
+    Node assignment = statement.named_child(0);
+    return assignment.kind() == "assignment" && assignment.field("left").text() == name;
+  }
+  if (kind != "import_from_statement" && kind != "import_statement") return false;
+  for (Node item : statement.children_of_field("name")) {
+    Node bound = kind == "import_from_statement"   ? ImportEditor::bound_name(item)
+                 : item.kind() == "aliased_import" ? item.field("alias")
+                                                   : item;
+    if (bound.text() == name || bound.text().substr(0, bound.text().find('.')) == name) return true;
+  }
+  return false;
+}
+
+// `statement` in the body of a `try` whose `except ImportError` (or broader) handler binds
+// `name` itself, such as its own copy of a helper: code that works on every release.
+bool fallback_binds(Node statement, std::string_view name) {
+  Node block = statement.parent();
+  Node owner = block ? block.parent() : Node();
+  if (!owner || owner.kind() != "try_statement" || !(owner.field("body") == block)) return false;
+  for (uint32_t i = 0; i < owner.named_child_count(); ++i) {
+    Node clause = owner.named_child(i);
+    if (clause.kind() != "except_clause" || clause.named_child_count() == 0) continue;
+    Node body = clause.named_child(clause.named_child_count() - 1);
+    std::string_view caught = clause.source().substr(clause.start(), body.start() - clause.start());
+    bool catches = clause.named_child_count() == 1 || caught.find("ImportError") != std::string_view::npos ||
+                   caught.find("ModuleNotFoundError") != std::string_view::npos ||
+                   caught.find("Exception") != std::string_view::npos;
+    if (!catches || body.kind() != "block") continue;
+    for (uint32_t j = 0; j < body.named_child_count(); ++j) {
+      if (binds(body.named_child(j), name)) return true;
+    }
+  }
+  return false;
+}
+
 struct Move {
   std::string from, to;
 };
@@ -306,6 +347,7 @@ class MovedModulesCheck final : public engine::PythonCheck {
   void check_lost_import(Node item, const std::string& module, const std::string& name) {
     const Namespace* space = space_of(module);
     if (space == nullptr || module != space->module || !space->lost.contains(name)) return;
+    if (fallback_binds(item.parent(), ImportEditor::bound_name(item).text())) return;
     add_lost(item, *space, name);
   }
 
