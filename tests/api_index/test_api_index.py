@@ -1016,6 +1016,22 @@ class IndexFacts(unittest.TestCase):
         self.assertIsNone(guards["`torch.old.x`"])
 
 
+class LostNameTables(unittest.TestCase):
+    """The `namespaces` tables of `moved-modules` rules are what scripts/lost_names.py writes
+    from the index."""
+
+    def test_tables_match_the_index(self):
+        script = SOURCE_DIR / "scripts" / "lost_names.py"
+        for code, rule in sorted(rule_files().items()):
+            if rule.get("check", {}).get("family") != "moved-modules" or "namespaces" not in rule["check"]["params"]:
+                continue
+            with self.subTest(code):
+                path = RULES_DIR / f"{code}.json"
+                result = subprocess.run([sys.executable, str(script), str(path), "--check"], capture_output=True,
+                                        text=True, env={**os.environ, "TORCH_API_INDEX": str(torch_api.INDEX)})
+                self.assertEqual(0, result.returncode, result.stderr)
+
+
 class TheseTestsCanFail(unittest.TestCase):
     """A copy of the catalog with one claim made false must fail: the checks above are live."""
 

@@ -180,6 +180,7 @@ class MovedModulesCheck final : public engine::PythonCheck {
     const Namespace* space;
     std::string name;  // the first name after the module; empty for the module itself
     Reach reach;
+    size_t depth;  // attributes after the module's own
   };
 
   void read_namespaces(const Params& params) {
@@ -395,11 +396,10 @@ class MovedModulesCheck final : public engine::PythonCheck {
     const Namespace* space = space_of(*qualified);
     if (space == nullptr || (is_under(bound, space->module) && bound != space->module)) return;
     std::string name;
-    if (qualified->size() > space->module.size()) {
-      std::string_view rest = std::string_view(*qualified).substr(space->module.size() + 1);
-      name = std::string(rest.substr(0, rest.find('.')));
-    }
-    uses_.push_back({attribute, space, std::move(name), reach_of(*binding, *space)});
+    std::string_view rest = std::string_view(*qualified).substr(space->module.size());
+    if (!rest.empty()) name = std::string(rest.substr(1, rest.find('.', 1) - 1));
+    size_t depth = std::count(rest.begin(), rest.end(), '.');
+    uses_.push_back({attribute, space, std::move(name), reach_of(*binding, *space), depth});
   }
 
   // `import pkg.mod as m` is the submodule; `from pkg import mod` is what the package binds;
@@ -420,7 +420,9 @@ class MovedModulesCheck final : public engine::PythonCheck {
       std::string text = detail("not_imported", {{"module", space.module},
                                                  {"package", std::string(package)},
                                                  {"name", std::string(last_component(space.module))}});
-      context.report(rule(), use.node.range(), {{"name", space.module}, {"detail", text}});
+      Node module = use.node;  // `torch.onnx.symbolic_opset11` in `torch.onnx.symbolic_opset11.pad`
+      for (size_t i = 0; i < use.depth && module.kind() == "attribute"; ++i) module = module.field("object");
+      context.report(rule(), module.range(), {{"name", space.module}, {"detail", text}});
       return;
     }
     const Names& names = reach == Reach::Either ? space.lost_from_both : space.lost;
