@@ -881,6 +881,9 @@ class RuleClaims(unittest.TestCase):
                 if option.get("move_to"):
                     self.expect(torch_api.config_key(since, option["move_to"], option_key),
                                 f"{code}: `{option['move_to']}` has the key `{option_key}` in torch {since}")
+        elif family == "moved-modules":
+            checked = True
+            self._moved_modules(code, params, before, since)
         elif family == "missing-keyword" and kind == "changed-default":
             checked = True
             keyword = params["keyword"]
@@ -898,6 +901,32 @@ class RuleClaims(unittest.TestCase):
                 elif before and torch_api.exists(before, name) is False:
                     warn(f"{code}: `{name}` does not exist in torch {before} (the release the rule upgrades from); "
                          f"it exists in {', '.join(releases_with)}")
+
+    def _moved_modules(self, code, params, before, since) -> None:
+        """Moved and deleted modules exist before `since` and not at it; a moved one exists at its
+        new place; public names exist in their public module on both sides; an empty package's
+        submodules exist. The lost-name tables are LostNameTables'."""
+        gone = [move["from"] for move in params["moved"]] + params.get("deleted", [])
+        for module in gone:
+            if self.need(before, f"{module} before {since}"):
+                self.expect(torch_api.exists(before, module), f"{code}: `{module}` exists in torch {before}")
+            if self.need(since, f"{module} at {since}"):
+                self.expect(torch_api.exists(since, module) is False, f"{code}: `{module}` is gone in torch {since}")
+        for move in params["moved"]:
+            if self.need(since, f"{move['to']} at {since}"):
+                self.expect(torch_api.exists(since, move["to"]), f"{code}: `{move['to']}` exists in torch {since}")
+        for entry in params.get("public_names", []):
+            for name in entry["names"]:
+                for release in (before, since):
+                    if self.need(release, f"{entry['to']}.{name} in {release}"):
+                        self.expect(torch_api.exists(release, f"{entry['to']}.{name}") and
+                                    torch_api.exists(release, f"{entry['module']}.{name}") is (release == before),
+                                    f"{code}: `{entry['to']}.{name}` exists in torch {release}")
+        for package in params.get("packages", []):
+            for name in package["submodules"]:
+                if self.need(since, f"{package['module']}.{name} at {since}"):
+                    self.expect(torch_api.exists(since, f"{package['module']}.{name}"),
+                                f"{code}: `{package['module']}.{name}` exists in torch {since}")
 
     def _changed_default(self, code, rule, callee, keyword, params, before, since) -> None:
         keep_old, adopt_new = params.get("keep_old"), params.get("adopt_new")
