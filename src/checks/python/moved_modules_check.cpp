@@ -292,10 +292,11 @@ class MovedModulesCheck final : public engine::PythonCheck {
       report_module(module_node, module, from_moved_fix(statement, module, items));
       return;
     }
+    std::optional<Fix> fix = from_parent_fix(statement, module, items);  // the same for every moved name
     for (Node item : items) {
       Node imported = ImportEditor::imported_name(item);
       std::string qualified = module + "." + std::string(imported.text());
-      if (report_module(item, qualified, from_parent_fix(statement, module, items))) continue;
+      if (report_module(item, qualified, fix)) continue;
       if (const Namespace* space = space_of(qualified); space != nullptr && qualified == space->module) {
         // `from torch.onnx import symbolic_opset11` imports the submodule unless the package binds the name.
         if (!space->bound_module) imported_.insert(qualified);
