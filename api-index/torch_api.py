@@ -179,13 +179,17 @@ class ReleaseIndex:
         if f"{module}.{name}" in self.modules:
             return Node("module", f"{module}.{name}")
         for star in entry.get("*", []):
-            if star in seen or name.startswith("_") and star != "torch._C._VariableFunctions":
+            if star in seen:
                 continue
             star_entry = self.modules.get(star)
             if star_entry is None:
                 continue
+            # `from m import *` takes what `m.__all__` lists, underscore names included; without
+            # an `__all__`, only the names without a leading underscore.
             public = star_entry.get("all")
             if public is not None and name not in public:
+                continue
+            if public is None and name.startswith("_") and star != "torch._C._VariableFunctions":
                 continue
             found = self._module_member(star, name, depth + 1, seen | {module})
             if found is not None and found is not UNKNOWN:

@@ -21,6 +21,7 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_python("exception-class-change", make_exception_class_change_check);
     built.add_python("hop-body-aliases-input", make_hop_body_aliases_input_check);
     built.add_python("missing-keyword", make_missing_keyword_check);
+    built.add_python("moved-modules", make_moved_modules_check);
     built.add_python("mps-use", make_mps_use_check);
     built.add_file("old-requirement", make_old_requirement_check);
     built.add_python("onnx-dynamo-jit-module", make_onnx_dynamo_jit_module_check);

@@ -186,6 +186,35 @@ std::optional<Edit> ImportEditor::remove_name(Node item) {
   return remove_from_sequence(items, item);
 }
 
+std::optional<Edit> ImportEditor::with_fallback(Node statement, const std::vector<Edit>& edits) {
+  std::string_view source = statement.source();
+  uint32_t line = line_start(source, statement.start());
+  std::string_view indent = source.substr(line, statement.start() - line);
+  if (!is_blank(indent) || !rest_of_line_is_empty(source, statement.end())) return std::nullopt;
+  std::string_view newline = newline_of(source);
+  std::string inner(indent);
+  inner += indent.find('\t') != std::string_view::npos ? "\t" : "    ";
+  // Continuation lines move with their statement one level in.
+  auto indented = [&](std::string_view text) {
+    std::string out;
+    for (char c : text) {
+      out += c;
+      if (c == '\n') out += inner.substr(indent.size());
+    }
+    return out;
+  };
+  std::string old_text(statement.text());
+  std::vector<Edit> local;
+  for (const Edit& edit : edits) {
+    local.push_back(
+        Edit::replace({edit.range.start - statement.start(), edit.range.end - statement.start()}, edit.replacement));
+  }
+  std::string new_text = apply_edits(old_text, std::move(local));
+  std::string text = "try:" + std::string(newline) + inner + indented(new_text) + std::string(newline);
+  text += std::string(indent) + "except ImportError:" + std::string(newline) + inner + indented(old_text);
+  return Edit::replace(statement.range(), std::move(text));
+}
+
 Edit ImportEditor::replace_module(Node target, std::string_view new_module) {
   Node module = target.kind() == "import_from_statement" ? target.field("module_name") : imported_name(target);
   return Edit::replace(module.range(), std::string(new_module));

@@ -213,6 +213,12 @@ def guard_releases(test: ast.AST, source: str) -> frozenset | None:
     return frozenset(r for r in RELEASES if compare(key(r)[:2]))
 
 
+def catches_import_error(handler: ast.ExceptHandler) -> bool:
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(t is None or isinstance(t, ast.Name) and t.id in ("ImportError", "ModuleNotFoundError", "Exception")
+               for t in types)
+
+
 class PythonReader:
     """The torch API a Python file uses, each use with its line and version guards."""
 
@@ -273,6 +279,11 @@ class PythonReader:
         child = node
         parent = self.parents.get(child)
         while parent is not None:
+            # An import in a `try` whose handler catches ImportError may fail on any release:
+            # the handler's import (`except ImportError: from old.place import x`) runs there.
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and isinstance(parent, ast.Try) and \
+                    child in parent.body and any(catches_import_error(h) for h in parent.handlers):
+                return frozenset()
             if isinstance(parent, (ast.If, ast.IfExp)):
                 in_body = child in (parent.body if isinstance(parent.body, list) else [parent.body])
                 in_else = child in (parent.orelse if isinstance(parent.orelse, list) else [parent.orelse])
@@ -870,6 +881,9 @@ class RuleClaims(unittest.TestCase):
                 if option.get("move_to"):
                     self.expect(torch_api.config_key(since, option["move_to"], option_key),
                                 f"{code}: `{option['move_to']}` has the key `{option_key}` in torch {since}")
+        elif family == "moved-modules":
+            checked = True
+            self._moved_modules(code, params, before, since)
         elif family == "missing-keyword" and kind == "changed-default":
             checked = True
             keyword = params["keyword"]
@@ -887,6 +901,32 @@ class RuleClaims(unittest.TestCase):
                 elif before and torch_api.exists(before, name) is False:
                     warn(f"{code}: `{name}` does not exist in torch {before} (the release the rule upgrades from); "
                          f"it exists in {', '.join(releases_with)}")
+
+    def _moved_modules(self, code, params, before, since) -> None:
+        """Moved and deleted modules exist before `since` and not at it; a moved one exists at its
+        new place; public names exist in their public module on both sides; an empty package's
+        submodules exist. The lost-name tables are LostNameTables'."""
+        gone = [move["from"] for move in params["moved"]] + params.get("deleted", [])
+        for module in gone:
+            if self.need(before, f"{module} before {since}"):
+                self.expect(torch_api.exists(before, module), f"{code}: `{module}` exists in torch {before}")
+            if self.need(since, f"{module} at {since}"):
+                self.expect(torch_api.exists(since, module) is False, f"{code}: `{module}` is gone in torch {since}")
+        for move in params["moved"]:
+            if self.need(since, f"{move['to']} at {since}"):
+                self.expect(torch_api.exists(since, move["to"]), f"{code}: `{move['to']}` exists in torch {since}")
+        for entry in params.get("public_names", []):
+            for name in entry["names"]:
+                for release in (before, since):
+                    if self.need(release, f"{entry['to']}.{name} in {release}"):
+                        self.expect(torch_api.exists(release, f"{entry['to']}.{name}") and
+                                    torch_api.exists(release, f"{entry['module']}.{name}") is (release == before),
+                                    f"{code}: `{entry['to']}.{name}` exists in torch {release}")
+        for package in params.get("packages", []):
+            for name in package["submodules"]:
+                if self.need(since, f"{package['module']}.{name} at {since}"):
+                    self.expect(torch_api.exists(since, f"{package['module']}.{name}"),
+                                f"{code}: `{package['module']}.{name}` exists in torch {since}")
 
     def _changed_default(self, code, rule, callee, keyword, params, before, since) -> None:
         keep_old, adopt_new = params.get("keep_old"), params.get("adopt_new")
@@ -997,6 +1037,28 @@ class IndexFacts(unittest.TestCase):
         self.assertIn("2.8", guards["`torch.a.b`"])
         self.assertNotIn("2.7", guards["`torch.a.b`"])
         self.assertIn("2.7", guards["`torch.c.d`"])
+
+    def test_import_with_fallback(self):
+        reader = PythonReader("try:\n    from torch.new import x\nexcept ImportError:\n    from torch.old import x\n")
+        guards = {str(o.item): o.releases for o in reader.occurrences}
+        self.assertEqual(frozenset(), guards["`torch.new.x`"])
+        self.assertIsNone(guards["`torch.old.x`"])
+
+
+class LostNameTables(unittest.TestCase):
+    """The `namespaces` tables of `moved-modules` rules are what scripts/lost_names.py writes
+    from the index."""
+
+    def test_tables_match_the_index(self):
+        script = SOURCE_DIR / "scripts" / "lost_names.py"
+        for code, rule in sorted(rule_files().items()):
+            if rule.get("check", {}).get("family") != "moved-modules" or "namespaces" not in rule["check"]["params"]:
+                continue
+            with self.subTest(code):
+                path = RULES_DIR / f"{code}.json"
+                result = subprocess.run([sys.executable, str(script), str(path), "--check"], capture_output=True,
+                                        text=True, env={**os.environ, "TORCH_API_INDEX": str(torch_api.INDEX)})
+                self.assertEqual(0, result.returncode, result.stderr)
 
 
 class TheseTestsCanFail(unittest.TestCase):

@@ -53,6 +53,12 @@ class ImportEditor {
   // (`target` is the statement) or the module of `import m as alias` (`target` is the aliased item).
   [[nodiscard]] static Edit replace_module(Node target, std::string_view new_module);
 
+  // `statement` rewritten by `edits` (inside it) in a `try`, with the statement as it was in an
+  // `except ImportError:` fallback: for a module that moved, importable from its new place on
+  // new releases and from its old one on old releases. nullopt when the statement shares its
+  // line with other code.
+  [[nodiscard]] static std::optional<Edit> with_fallback(Node statement, const std::vector<Edit>& edits);
+
   // The item (dotted_name or aliased_import) of a `from` import and the name it binds.
   [[nodiscard]] static Node imported_name(Node item);
   [[nodiscard]] static Node bound_name(Node item);

@@ -183,6 +183,44 @@ TEST_CASE("moving an import to another module") {
         "from x.y import c\nimport x.y.c as d\n");
 }
 
+namespace {
+
+// The first import in `source` moved to `x.y`, the old import kept as the fallback; "refused"
+// when it cannot be.
+std::string with_fallback(const std::string& source) {
+  Parsed parsed(source);
+  Node statement;
+  for (std::string_view kind : {"import_from_statement", "import_statement"}) {
+    std::vector<Node> stack{parsed.tree.root()};
+    while (!stack.empty() && !statement) {
+      Node node = stack.back();
+      stack.pop_back();
+      if (node.kind() == kind) statement = node;
+      for (uint32_t i = node.named_child_count(); i > 0; --i) stack.push_back(node.named_child(i - 1));
+    }
+  }
+  REQUIRE(statement);
+  Node target = statement.kind() == "import_from_statement" ? statement : statement.named_child(0);
+  std::optional<Edit> edit = ImportEditor::with_fallback(statement, {ImportEditor::replace_module(target, "x.y")});
+  return edit ? apply_edits(parsed.source, {*edit}) : "refused";
+}
+
+}  // namespace
+
+TEST_CASE("an import moved into a try with the old one as its fallback") {
+  CHECK(with_fallback("from a import b  # note\nb()\n") ==
+        "try:\n    from x.y import b\nexcept ImportError:\n    from a import b  # note\nb()\n");
+  CHECK(with_fallback("def f():\n    import a.b as c\n") ==
+        "def f():\n    try:\n        import x.y as c\n    except ImportError:\n        import a.b as c\n");
+  CHECK(with_fallback("if x:\n\tfrom a import (\n\t\tb,\n\t)\n") ==
+        "if x:\n\ttry:\n\t\tfrom x.y import (\n\t\t\tb,\n\t\t)\n\texcept ImportError:\n\t\tfrom a import "
+        "(\n\t\t\tb,\n\t\t)\n");
+  CHECK(with_fallback("from a import b\r\n") ==
+        "try:\r\n    from x.y import b\r\nexcept ImportError:\r\n    from a import b\r\n");
+  CHECK(with_fallback("from a import b; b()\n") == "refused");
+  CHECK(with_fallback("if x: from a import b\n") == "refused");
+}
+
 TEST_CASE("CRLF files keep their line endings") {
   CHECK(with_g("\"\"\"Doc.\"\"\"\r\nimport os\r\nx = f(1)\r\n", "f") ==
         "\"\"\"Doc.\"\"\"\r\nimport os\r\nfrom m import g\r\nx = f(1)\r\n");
