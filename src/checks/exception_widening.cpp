@@ -26,19 +26,10 @@ Node without_alias(Node value) {
   return value;
 }
 
-std::vector<Node> class_elements(Node classes) {
-  std::vector<Node> elements;
-  if (classes.kind() != "tuple") return {classes};
-  for (uint32_t i = 0; i < classes.named_child_count(); ++i) {
-    if (classes.named_child(i).kind() != "comment") elements.push_back(classes.named_child(i));
-  }
-  return elements;
-}
-
 // A class that is not a plain name (a call, a subscript) may be anything: Unknown.
 Catches classify(const python::SemanticModel& model, Node classes, const ClassChange& change) {
   bool old = false;
-  for (Node element : class_elements(strip_parentheses(classes))) {
+  for (Node element : class_elements(classes)) {
     element = strip_parentheses(element);
     if (element.kind() != "identifier" && element.kind() != "attribute") return Catches::Unknown;
     if (is_builtin(model, element, change.new_class)) return Catches::New;
@@ -60,9 +51,8 @@ TryVerdict judge_try(const python::SemanticModel& model, Node try_statement, con
   for (uint32_t i = 0; i < try_statement.named_child_count(); ++i) {
     Node clause = try_statement.named_child(i);
     if (clause.kind() != "except_clause") continue;
-    Node value = clause.field("value");
-    if (!value) return TryVerdict::Caught;  // bare `except:`
-    Node classes = without_alias(value);
+    Node classes = handler_classes(clause);
+    if (!classes) return TryVerdict::Caught;  // bare `except:`
     Catches catches = classify(model, classes, change);
     if (catches == Catches::New || catches == Catches::Unknown) return TryVerdict::Caught;
     if (catches == Catches::OldOnly && !found) {
@@ -106,6 +96,21 @@ std::optional<MissedCatch> with_assertion(const python::SemanticModel& model, No
 }
 
 }  // namespace
+
+Node handler_classes(Node except_clause) {
+  Node value = except_clause.field("value");
+  return value ? without_alias(value) : Node();
+}
+
+std::vector<Node> class_elements(Node classes) {
+  classes = strip_parentheses(classes);
+  if (classes.kind() != "tuple") return {classes};
+  std::vector<Node> elements;
+  for (uint32_t i = 0; i < classes.named_child_count(); ++i) {
+    if (classes.named_child(i).kind() != "comment") elements.push_back(classes.named_child(i));
+  }
+  return elements;
+}
 
 Widening read_widening(const Params& params) {
   Widening widening;
@@ -169,7 +174,7 @@ std::optional<MissedCatch> find_missed_catch(const python::SemanticModel& model,
 
 std::string widened_text(Node classes, const std::string& new_class) {
   Node inner = strip_parentheses(classes);
-  std::vector<Node> elements = inner.kind() == "tuple" ? class_elements(inner) : std::vector<Node>{inner};
+  std::vector<Node> elements = class_elements(inner);
   std::string text(1, '(');
   for (Node element : elements) {
     text.append(element.text());

@@ -50,6 +50,11 @@ struct TestAssertion {
   std::vector<python::Node> arguments;  // the positional arguments passed to the callable
 };
 
+// The class expression an `except` clause names, without `as name`; null for a bare `except:`.
+python::Node handler_classes(python::Node except_clause);
+// The classes of such an expression one by one: a tuple's elements, or the expression itself.
+std::vector<python::Node> class_elements(python::Node classes);
+
 // The call read as a test assertion of a raised exception, or nullopt.
 std::optional<TestAssertion> read_test_assertion(const python::SemanticModel& model, python::Node call);
 
