@@ -19,6 +19,8 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_file("cxx-renamed-identifier", make_cxx_renamed_identifier_check);
     built.add_python("deprecated-module-tree", make_deprecated_module_tree_check);
     built.add_python("exception-class-change", make_exception_class_change_check);
+    built.add_python("exception-class-replaced", make_exception_class_replaced_check);
+    built.add_python("exported-module-guards", make_exported_module_guards_check);
     built.add_python("hop-body-aliases-input", make_hop_body_aliases_input_check);
     built.add_python("missing-keyword", make_missing_keyword_check);
     built.add_python("moved-modules", make_moved_modules_check);

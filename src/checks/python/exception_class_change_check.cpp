@@ -9,6 +9,7 @@
 #include <set>
 
 #include "torchmigrate/checks/call_arguments.hpp"
+#include "torchmigrate/checks/exception_widening.hpp"
 #include "torchmigrate/checks/module_references.hpp"
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/python_functions.hpp"
@@ -220,17 +221,9 @@ class ExceptionClassChangeCheck final : public engine::PythonCheck {
 
   // The classes an except clause catches: a bare `except:` catches everything.
   [[nodiscard]] bool catches(Node clause, const std::set<std::string>& names, PythonCheckContext& context) const {
-    Node value = clause.field("value");
-    if (!value) return true;
-    value = strip_parentheses(value);
-    if (value.kind() == "as_pattern") value = strip_parentheses(value.named_child(0));
-    std::vector<Node> types;
-    if (value.kind() == "tuple") {
-      for (uint32_t i = 0; i < value.named_child_count(); ++i) types.push_back(value.named_child(i));
-    } else {
-      types.push_back(value);
-    }
-    for (Node type : types) {
+    Node classes = handler_classes(clause);
+    if (!classes) return true;
+    for (Node type : class_elements(classes)) {
       for (const std::string& name : names) {
         if (is_builtin(context.model(), type, name)) return true;
       }
