@@ -16,8 +16,10 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_python("config-option", make_config_option_check);
     built.add_file("cuda-arch-list", make_cuda_arch_list_check);
     built.add_file("cxx-missing-include", make_cxx_missing_include_check);
+    built.add_file("cxx-removed-macro", make_cxx_removed_macro_check);
     built.add_file("cxx-renamed-identifier", make_cxx_renamed_identifier_check);
     built.add_python("deprecated-module-tree", make_deprecated_module_tree_check);
+    built.add_file("env-var-value", make_env_var_value_check);
     built.add_python("exception-class-change", make_exception_class_change_check);
     built.add_python("exception-class-replaced", make_exception_class_replaced_check);
     built.add_python("exported-module-guards", make_exported_module_guards_check);

@@ -2,17 +2,13 @@
 #include "torchmigrate/cxx/dlpack_origin.hpp"
 
 namespace torchmigrate::cxx {
-namespace {
 
-// Whether `path` ends with the path components `tail` (`x/ATen/dlpack.h` ends with `ATen/dlpack.h`).
 bool ends_with_components(std::string_view path, std::string_view tail) {
   if (!path.ends_with(tail)) return false;
   if (path.size() == tail.size()) return true;
   char before = path[path.size() - tail.size() - 1];
   return before == '/' || before == '\\';
 }
-
-}  // namespace
 
 bool is_torch_dlpack_header(std::string_view path) {
   return ends_with_components(path, "ATen/dlpack.h") || ends_with_components(path, "ATen/DLConvertor.h");

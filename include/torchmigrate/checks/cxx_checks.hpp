@@ -12,5 +12,6 @@ namespace torchmigrate::checks {
 
 std::unique_ptr<engine::FileCheck> make_cxx_renamed_identifier_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::FileCheck> make_cxx_missing_include_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::FileCheck> make_cxx_removed_macro_check(const engine::RuleSpec& rule);
 
 }  // namespace torchmigrate::checks

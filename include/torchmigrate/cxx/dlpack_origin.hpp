@@ -18,6 +18,8 @@ struct DlpackDecision {
   std::string reason;  // for messages: "it includes `ATen/dlpack.h`"
 };
 
+// Whether `path` ends with the path components `tail` (`x/ATen/dlpack.h` ends with `ATen/dlpack.h`).
+bool ends_with_components(std::string_view path, std::string_view tail);
 // `ATen/dlpack.h`, or `ATen/DLConvertor.h` which includes it: torch's copy of DLPack.
 bool is_torch_dlpack_header(std::string_view path);
 // Any header named `dlpack.h` (`dlpack/dlpack.h`, `"dlpack.h"`, torch's included).

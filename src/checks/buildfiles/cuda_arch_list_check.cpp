@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Family `cuda-arch-list`: an assignment of an architecture-list variable that names entries
-// the new binaries no longer ship; the message names each dropped entry. No fix.
+// the new binaries no longer ship; the message names each dropped entry. No fix. With
+// `cuda13_projects`, only in a project that builds for CUDA 13 (cuda_mentions.hpp): the message
+// then says what shows it (`{evidence}`).
+#include <optional>
 #include <set>
 
 #include "torchmigrate/buildfiles/assignments.hpp"
+#include "torchmigrate/buildfiles/cuda_mentions.hpp"
 #include "torchmigrate/checks/build_checks.hpp"
 #include "torchmigrate/checks/params.hpp"
 
@@ -16,10 +20,25 @@ class CudaArchListCheck final : public engine::FileCheck {
     Params params(rule);
     variables_ = params.strings("variables");
     for (const std::string& entry : params.strings("dropped")) dropped_.insert(entry);
+    if (params.has("cuda13_projects")) {
+      Params cuda13 = params.object("cuda13_projects");
+      pypi_cuda13_from_ = TorchVersion::parse(cuda13.string("pypi_default_from"));
+      cuda13.finish();
+    }
     params.finish();
   }
 
+  [[nodiscard]] engine::FactsRead facts_read() const override {
+    if (!pypi_cuda13_from_) return {};
+    return {engine::facts::cuda_mentions};
+  }
+
   void check(engine::FileCheckContext& context) override {
+    std::string evidence;
+    if (pypi_cuda13_from_) {
+      evidence = cuda13_evidence(context);
+      if (evidence.empty()) return;
+    }
     for (const buildfiles::Assignment& assignment : find_assignments(context, variables_)) {
       std::string named;
       size_t count = 0;
@@ -31,11 +50,27 @@ class CudaArchListCheck final : public engine::FileCheck {
       }
       if (count == 0) continue;
       TextRange range = assignment.value_range.empty() ? assignment.name_range : assignment.value_range;
-      context.report(rule(), range, {{"variable", assignment.name}, {"entries", named}});
+      context.report(rule(), range, {{"variable", assignment.name}, {"entries", named}, {"evidence", evidence}});
     }
   }
 
  private:
+  // What shows that the project builds for CUDA 13, or "": a mention in this file or elsewhere
+  // in the project, else a torch requirement that admits the release whose PyPI wheels are CUDA
+  // 13 builds, with no index of other builds named anywhere.
+  [[nodiscard]] std::string cuda13_evidence(engine::FileCheckContext& context) const {
+    buildfiles::CudaMentions mentions;
+    buildfiles::find_cuda_mentions(context.file().text(), "this file", mentions);
+    if (!mentions.cuda13.empty()) return mentions.cuda13;
+    const buildfiles::CudaMentions& project = context.settings().project_fact(engine::facts::cuda_mentions);
+    if (!project.cuda13.empty()) return project.cuda13;
+    if (!mentions.other_index.empty() || !project.other_index.empty() || !context.settings().project) return "";
+    const engine::Settings& settings = context.settings();
+    if (!settings.torch_range_known || (settings.max_torch && *settings.max_torch < *pypi_cuda13_from_)) return "";
+    return "the torch requirement admits torch " + pypi_cuda13_from_->str() +
+           " or later, whose PyPI wheels are CUDA 13 builds, and no other wheel index is named";
+  }
+
   // TORCH_CUDA_ARCH_LIST separates entries with `;` or spaces (commas are tolerated).
   static std::vector<std::string> entries(const std::string& value) {
     std::vector<std::string> out;
@@ -53,6 +88,7 @@ class CudaArchListCheck final : public engine::FileCheck {
 
   std::vector<std::string> variables_;
   std::set<std::string> dropped_;
+  std::optional<TorchVersion> pypi_cuda13_from_;  // `cuda13_projects`: the first such release
 };
 
 }  // namespace

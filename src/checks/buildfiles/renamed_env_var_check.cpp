@@ -39,19 +39,8 @@ class RenamedEnvVarCheck final : public engine::FileCheck {
 
   void check(engine::FileCheckContext& context) override {
     const buildfiles::BuildFile& file = context.build_file();
-    switch (file.kind) {
-      case FileKind::Dockerfile:
-      case FileKind::Shell:
-      case FileKind::Yaml:
-      case FileKind::CondaEnvironment:
-      case FileKind::DotEnv:
-      case FileKind::Makefile:
-      case FileKind::Batch:
-      case FileKind::Singularity:
-        break;
-      default:
-        return;  // the variable is set at run time: shell, containers, CI, env files
-    }
+    // The variable is set at run time: shell, containers, CI, env files.
+    if (!sets_run_environment(file.kind)) return;
     for (const buildfiles::Assignment& assignment : buildfiles::find_assignments(file, {old_name_})) {
       std::string value = lower(assignment.value);
       Diagnostic& diagnostic =

@@ -69,8 +69,52 @@ OwnDlpack own_dlpack_of(const ProjectTree& tree) {
   return has_cxx ? find_own_dlpack(tree.root) : OwnDlpack{};
 }
 
+// The environment variables the project's Python files (setup.py included) read by name.
+std::vector<std::string> python_environment_reads_of(const ProjectTree& tree) {
+  std::vector<std::vector<std::string>> per_file(tree.files.size());
+  parallel_for(tree.files.size(), tree.jobs, [&](size_t i) {
+    const DiscoveredFile& file = tree.files[i];
+    bool python = file.language == Language::Python ||
+                  buildfiles::kind_for(file.path, tree.extensions) == buildfiles::FileKind::SetupPy;
+    if (!python) return;
+    ReadResult read = read_file(file.path);
+    if (!read.text) return;  // the session reports unreadable files
+    if (read.text->find("environ") == std::string::npos && read.text->find("getenv") == std::string::npos) return;
+    per_file[i] = environment_reads(*read.text);
+  });
+  std::vector<std::string> names;
+  for (std::vector<std::string>& found : per_file) names.insert(names.end(), found.begin(), found.end());
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+// Where the project's build files name CUDA 13 or another wheel index: the first of each, in
+// the order of the files.
+buildfiles::CudaMentions cuda_mentions_of(const ProjectTree& tree) {
+  std::vector<buildfiles::CudaMentions> per_file(tree.files.size());
+  parallel_for(tree.files.size(), tree.jobs, [&](size_t i) {
+    const DiscoveredFile& file = tree.files[i];
+    if (buildfiles::kind_for(file.path, tree.extensions) == buildfiles::FileKind::Unknown) return;
+    ReadResult read = read_file(file.path);
+    if (!read.text) return;  // the session reports unreadable files
+    std::string where = std::filesystem::path(file.path).lexically_relative(tree.root).generic_string();
+    buildfiles::find_cuda_mentions(*read.text, where.empty() ? file.path : where, per_file[i]);
+  });
+  buildfiles::CudaMentions mentions;
+  for (const buildfiles::CudaMentions& found : per_file) {
+    if (mentions.cuda13.empty()) mentions.cuda13 = found.cuda13;
+    if (mentions.other_index.empty()) mentions.other_index = found.other_index;
+  }
+  return mentions;
+}
+
 // A fact's value as the result cache's key holds it.
 nlohmann::json key_of(bool value) { return value; }
+nlohmann::json key_of(const std::vector<std::string>& value) { return value; }
+nlohmann::json key_of(const buildfiles::CudaMentions& value) {
+  return nlohmann::json::array({value.cuda13, value.other_index});
+}
 nlohmann::json key_of(const OwnDlpack& value) {
   return nlohmann::json::array({value.ships_own, value.declares_old_names, value.evidence});
 }
@@ -95,6 +139,8 @@ constexpr RegisteredFact kFacts[] = {
     registered<facts::onnx_dynamo_export, any_onnx_dynamo_export>(),
     registered<facts::cmake_finds_torch, any_cmake_finds_torch>(),
     registered<facts::own_dlpack, own_dlpack_of>(),
+    registered<facts::python_environment_reads, python_environment_reads_of>(),
+    registered<facts::cuda_mentions, cuda_mentions_of>(),
 };
 
 constexpr bool indexed_in_order() {

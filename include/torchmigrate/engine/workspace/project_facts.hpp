@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "torchmigrate/buildfiles/cuda_mentions.hpp"
 #include "torchmigrate/engine/workspace/discovery.hpp"
 
 namespace torchmigrate::engine {
@@ -43,6 +44,11 @@ inline constexpr ProjectFact<bool> onnx_dynamo_export{0, "dynamo_export"};
 inline constexpr ProjectFact<bool> cmake_finds_torch{1, "find_torch"};
 // The DLPack of the project's own, if it has one (for a project with C/C++/CUDA files).
 inline constexpr ProjectFact<OwnDlpack> own_dlpack{2, "dlpack"};
+// The environment variables the project's own Python code reads by name (`os.environ.get("X")`,
+// `os.getenv("X")`, ...), sorted: a setting of one of them may be the project's, not torch's.
+inline constexpr ProjectFact<std::vector<std::string>> python_environment_reads{3, "environment_reads"};
+// Where the project's build files name CUDA 13, or a torch wheel index of another build.
+inline constexpr ProjectFact<buildfiles::CudaMentions> cuda_mentions{4, "cuda_mentions"};
 }  // namespace facts
 
 // The values of the facts gathered from one project, by fact; a fact not gathered has its type's
@@ -111,5 +117,9 @@ void add_fact_keys(const ProjectFacts& facts, FactsRead read, nlohmann::json& ou
 // Whether this Python source calls `torch.onnx.export(..., dynamo=True)` (names resolved
 // through its imports).
 bool calls_onnx_dynamo_export(std::string_view python_source);
+
+// The environment variables this Python source reads by name, sorted and unique
+// (environment_reads.cpp).
+std::vector<std::string> environment_reads(std::string_view python_source);
 
 }  // namespace torchmigrate::engine

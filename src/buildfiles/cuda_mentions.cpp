@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+#include "torchmigrate/buildfiles/cuda_mentions.hpp"
+
+#include <array>
+#include <cctype>
+
+namespace torchmigrate::buildfiles {
+namespace {
+
+bool is_digit(std::string_view text, size_t at) {
+  return at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]));
+}
+
+// The word of `line` around [at, ...): up to a blank, quote or separator, for the evidence.
+std::string word_at(std::string_view line, size_t at) {
+  size_t end = line.find_first_of(" \t\"'`;,)]}", at);
+  return std::string(line.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+}
+
+// "`word` in where", built by appending (GCC 12 warns falsely on `"`" + std::string`).
+std::string evidence_of(std::string_view word, std::string_view where) {
+  std::string out = "`";
+  out.append(word).append("` in ").append(where);
+  return out;
+}
+
+// After `download.pytorch.org/whl/` (and an optional `nightly/` or `test/`): the build's name.
+void wheel_index(std::string_view line, CudaMentions& out, std::string_view where) {
+  static constexpr std::string_view kIndex = "download.pytorch.org/whl/";
+  for (size_t at = line.find(kIndex); at != std::string_view::npos; at = line.find(kIndex, at + 1)) {
+    size_t build = at + kIndex.size();
+    for (std::string_view channel : {"nightly/", "test/"}) {
+      if (line.substr(build).starts_with(channel)) build += channel.size();
+    }
+    std::string_view rest = line.substr(build);
+    std::string evidence = evidence_of(word_at(line, at), where);
+    if (rest.starts_with("cu13") && is_digit(rest, 4)) {
+      if (out.cuda13.empty()) out.cuda13 = evidence;
+    } else if ((rest.starts_with("cu") && is_digit(rest, 2)) || rest.starts_with("cpu") || rest.starts_with("rocm")) {
+      if (out.other_index.empty()) out.other_index = evidence;
+    }
+  }
+}
+
+// `KEY<sep>13` with `=`, `==`, `:` or blanks and an optional quote between: a CUDA 13 setting.
+// Returns where its value starts, or npos.
+size_t value_13_after(std::string_view line, size_t after) {
+  size_t at = line.find_first_not_of(" \t=:\"'", after);
+  if (at == std::string_view::npos || at == after) return std::string_view::npos;
+  return line.substr(at).starts_with("13") && !is_digit(line, at + 2) ? at : std::string_view::npos;
+}
+
+void cuda13_settings(std::string_view line, CudaMentions& out, std::string_view where) {
+  static constexpr std::array<std::string_view, 3> kKeys = {"cuda-toolkit", "cuda-version", "CUDA_VERSION"};
+  static constexpr std::string_view kImage = "nvidia/cuda:13.";
+  size_t image = line.find(kImage);
+  if (image != std::string_view::npos) {
+    out.cuda13 = evidence_of(word_at(line, image), where);
+    return;
+  }
+  for (std::string_view key : kKeys) {
+    for (size_t at = line.find(key); at != std::string_view::npos; at = line.find(key, at + 1)) {
+      bool starts_word = at == 0 || !(std::isalnum(static_cast<unsigned char>(line[at - 1])) || line[at - 1] == '_');
+      size_t value = value_13_after(line, at + key.size());
+      if (!starts_word || value == std::string_view::npos) continue;
+      std::string setting(line.substr(at, value - at));
+      std::erase_if(setting, [](char c) { return c == '"' || c == '\''; });
+      setting += word_at(line, value);
+      out.cuda13 = evidence_of(setting, where);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void find_cuda_mentions(std::string_view text, std::string_view where, CudaMentions& out) {
+  if (text.find("13") == std::string_view::npos && text.find("download.pytorch.org") == std::string_view::npos) return;
+  size_t start = 0;
+  while (start < text.size() && (out.cuda13.empty() || out.other_index.empty())) {
+    size_t end = text.find('\n', start);
+    std::string_view line = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    start = end == std::string_view::npos ? text.size() : end + 1;
+    size_t first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || line[first] == '#') continue;
+    wheel_index(line, out, where);
+    if (out.cuda13.empty()) cuda13_settings(line, out, where);
+  }
+}
+
+}  // namespace torchmigrate::buildfiles

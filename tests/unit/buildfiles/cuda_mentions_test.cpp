@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+// Where build files name CUDA 13 or another torch wheel index (the `cuda_mentions` fact).
+#include <catch2/catch.hpp>
+
+#include "torchmigrate/buildfiles/cuda_mentions.hpp"
+
+using torchmigrate::buildfiles::CudaMentions;
+using torchmigrate::buildfiles::find_cuda_mentions;
+
+namespace {
+CudaMentions mentions(std::string_view text) {
+  CudaMentions out;
+  find_cuda_mentions(text, "f", out);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("cuda mentions: CUDA 13 images, toolkits and indexes") {
+  CHECK(mentions("FROM nvidia/cuda:13.0.1-devel-ubuntu24.04 AS build\n").cuda13 ==
+        "`nvidia/cuda:13.0.1-devel-ubuntu24.04` in f");
+  CHECK(mentions("--index-url https://download.pytorch.org/whl/cu130\n").cuda13 ==
+        "`download.pytorch.org/whl/cu130` in f");
+  CHECK(mentions("pip install --pre torch --index-url https://download.pytorch.org/whl/nightly/cu130\n").cuda13 ==
+        "`download.pytorch.org/whl/nightly/cu130` in f");
+  CHECK(mentions("  - cuda-toolkit=13.0\n").cuda13 == "`cuda-toolkit=13.0` in f");
+  CHECK(mentions("ENV CUDA_VERSION=13.0.1\n").cuda13 == "`CUDA_VERSION=13.0.1` in f");
+  CHECK(mentions("      CUDA_VERSION: \"13.0\"\n").cuda13 == "`CUDA_VERSION: 13.0` in f");
+}
+
+TEST_CASE("cuda mentions: other builds, comments and look-alikes") {
+  CudaMentions cu128 = mentions("--index-url https://download.pytorch.org/whl/cu128\nENV CUDA_VERSION=12.8\n");
+  CHECK(cu128.cuda13.empty());
+  CHECK(cu128.other_index == "`download.pytorch.org/whl/cu128` in f");
+  CHECK(mentions("pip install torch --index-url https://download.pytorch.org/whl/cpu\n").other_index ==
+        "`download.pytorch.org/whl/cpu` in f");
+  CHECK(mentions("# FROM nvidia/cuda:13.0.1-devel\n").cuda13.empty());
+  CHECK(mentions("ENV MY_CUDA_VERSION=13\nENV CUDA_VERSION=130\n").cuda13.empty());
+  CHECK(mentions("FROM nvidia/cuda:12.9.1-devel\n").cuda13.empty());
+}
