@@ -78,6 +78,8 @@ CommandLine::CommandLine() {
   report = app.add_subcommand("report", "Write the migration report: one self-contained HTML page to plan from");
   add_report_options(*report, report_options);
   server = app.add_subcommand("server", "Run the language server (LSP over stdin/stdout) for editors");
+  // Editors' LSP clients (VS Code's among them) name the transport; stdin/stdout is the only one.
+  server->add_flag("--stdio")->description("Talk LSP over stdin/stdout (the default and only transport)");
   completion = app.add_subcommand("completion", "Print a shell completion script (bash, zsh or fish)");
   completion->add_option("SHELL", shell, "bash, zsh or fish")->required()->check(CLI::IsMember({"bash", "zsh", "fish"}));
 }

@@ -49,7 +49,13 @@ engine::PathRoots report_roots(const std::string& project_root_option, const std
       return roots;
     }
   }
-  if (fs::path top = git_top_level(target); !top.empty()) roots.root = top;
+  if (fs::path top = git_top_level(target); !top.empty()) {
+    roots.root = top;
+  } else if (!lies_under(target, cwd) && target != cwd) {
+    // Outside the working directory and any repository: the checked directory is the root, so
+    // the report names `pkg/a.py`, not the machine's `/home/...` path.
+    roots.root = fs::is_directory(target, error) ? target : target.parent_path();
+  }
   return roots;
 }
 

@@ -98,7 +98,7 @@ nlohmann::ordered_json rule_json(const engine::RuleSpec& rule) {
   return out;
 }
 
-std::string doc_file_name(const engine::RuleSpec& rule) { return rule.code + "-" + rule.name + ".md"; }
+std::string doc_file_name(const engine::RuleSpec& rule) { return engine::rule_docs_file(rule); }
 
 // A Markdown table cell: one line, `|` escaped.
 std::string table_cell(const std::string& text) {

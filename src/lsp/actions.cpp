@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "torchmigrate/engine/lint/add_noqa.hpp"
 #include "torchmigrate/engine/lint/comment_syntax.hpp"
 
@@ -46,6 +48,42 @@ std::string rule_hover_markdown(const engine::RuleSpec& rule) {
     text += fmt::format("\n{}:\n{}", engine::adopt_new_lead(rule), block(docs.after_adopt_new));
   }
   if (!docs.fix_safety.empty()) text += fmt::format("\n**{}:** {}\n", engine::kFixSafetyTitle, docs.fix_safety);
+  return text;
+}
+
+namespace {
+
+// Prose for a plain-text hover: the catalog's `code spans` without their backticks.
+std::string plain(std::string_view markdown) {
+  std::string out;
+  for (char c : markdown) {
+    if (c != '`') out += c;
+  }
+  return out;
+}
+
+// Code indented by four spaces, ending in a newline.
+std::string indented(std::string_view code) {
+  std::string out;
+  for (size_t start = 0; start < code.size();) {
+    size_t end = std::min(code.find('\n', start), code.size());
+    out += "    " + std::string(code.substr(start, end - start)) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string rule_hover_text(const engine::RuleSpec& rule) {
+  const engine::RuleDocs& docs = rule.docs();
+  std::string text =
+      fmt::format("{} {}: {}\n\n{}\n\n{}\n\nBefore:\n{}\nAfter:\n{}", rule.code, rule.name, plain(rule.summary),
+                  plain(docs.what), plain(docs.why), indented(docs.before), indented(docs.after));
+  if (!docs.after_adopt_new.empty()) {
+    text += fmt::format("\n{}:\n{}", engine::adopt_new_lead(rule), indented(docs.after_adopt_new));
+  }
+  if (!docs.fix_safety.empty()) text += fmt::format("\n{}: {}\n", engine::kFixSafetyTitle, plain(docs.fix_safety));
   return text;
 }
 

@@ -73,6 +73,18 @@ bool kind_allowed(std::string_view kind, const std::vector<std::string>& only) {
   });
 }
 
+// Code actions for a client that takes only Command objects: each becomes the command that sends
+// its edit back with workspace/applyEdit; none when the client cannot apply edits either.
+json as_commands(const json& actions, bool apply_edit) {
+  json commands = json::array();
+  if (!apply_edit) return commands;
+  for (const json& action : actions) {
+    commands.push_back(
+        {{"title", action.at("title")}, {"command", kApplyEditCommand}, {"arguments", {action.at("edit")}}});
+  }
+  return commands;
+}
+
 }  // namespace
 
 Server::Server(Sink sink, const engine::Catalog& catalog, const engine::CheckRegistry& registry)
@@ -120,11 +132,11 @@ void Server::dispatch_request(const Request& request, const std::vector<json>& c
       {"textDocument/codeAction", &Server::code_action},
       {"textDocument/diagnostic", &Server::pull_diagnostics},
       {"textDocument/hover", &Server::hover},
+      {"workspace/executeCommand", &Server::execute_command},
   };
   auto handler = kHandlers.find(request.method);
   // Pull diagnostics exist only for clients that support them (not advertised otherwise).
-  if (handler == kHandlers.end() || (request.method == "textDocument/diagnostic" && !client_.pull_diagnostics) ||
-      (request.method == "textDocument/codeAction" && !client_.code_action_literals)) {
+  if (handler == kHandlers.end() || (request.method == "textDocument/diagnostic" && !client_.pull_diagnostics)) {
     sink_(make_error(request.id, ErrorCode::MethodNotFound, "Unhandled method " + request.method));
     return;
   }
@@ -188,6 +200,7 @@ json Server::initialize(const json& params) {
   client_.diagnostic_refresh = flag(capabilities, {"workspace", "diagnostics", "refreshSupport"});
   client_.document_changes = flag(capabilities, {"workspace", "workspaceEdit", "documentChanges"});
   client_.code_action_literals = lookup(capabilities, {"textDocument", "codeAction", "codeActionLiteralSupport"}) != nullptr;
+  client_.apply_edit = flag(capabilities, {"workspace", "applyEdit"});
   client_.watch_files_registration = flag(capabilities, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"});
   if (const json* formats = lookup(capabilities, {"textDocument", "hover", "contentFormat"}); formats && formats->is_array()) {
     client_.hover_markdown = std::find(formats->begin(), formats->end(), "markdown") != formats->end();
@@ -212,6 +225,9 @@ json Server::initialize(const json& params) {
   if (client_.code_action_literals) {
     server_capabilities["codeActionProvider"] = {{"codeActionKinds", {"quickfix", kFixAllKind}},
                                                  {"resolveProvider", false}};
+  } else if (client_.apply_edit) {
+    server_capabilities["codeActionProvider"] = true;
+    server_capabilities["executeCommandProvider"] = {{"commands", {kApplyEditCommand}}};
   }
   if (client_.pull_diagnostics) {
     server_capabilities["diagnosticProvider"] = {
@@ -348,9 +364,8 @@ json Server::diagnostic_json(const Document& document, const Diagnostic& diagnos
   converted.severity = lsp_severity(diagnostic.severity);
   converted.code = diagnostic.code;
   converted.message = diagnostic.message;
-  if (const engine::RuleSpec* rule = catalog_.find(diagnostic.code); rule != nullptr && !rule->references.empty()) {
-    converted.code_href = engine::reference_url(rule->references.front());
-  }
+  // The rule's page, not the PyTorch change: clicking a code should explain the rule.
+  if (const engine::RuleSpec* rule = catalog_.find(diagnostic.code)) converted.code_href = engine::rule_docs_url(*rule);
   return converted;
 }
 
@@ -416,7 +431,19 @@ json Server::code_action(const json& params) {
                          {"edit", workspace_edit(document, {minimal_edit(document.file().text(), fixed.text)})}});
     }
   }
-  return actions;
+  return client_.code_action_literals ? actions : as_commands(actions, client_.apply_edit);
+}
+
+json Server::execute_command(const json& params) {
+  const json* command = lookup(params, {"command"});
+  const json* arguments = lookup(params, {"arguments"});
+  if (command == nullptr || *command != kApplyEditCommand || arguments == nullptr || !arguments->is_array() ||
+      arguments->empty() || !arguments->front().is_object()) {
+    throw ParamsError(std::string("the only command is `") + kApplyEditCommand + "` with a WorkspaceEdit");
+  }
+  sink_(make_request(next_request_id_++, "workspace/applyEdit",
+                     {{"label", "torchmigrate"}, {"edit", arguments->front()}}));
+  return nullptr;
 }
 
 json Server::hover(const json& params) {
@@ -431,8 +458,8 @@ json Server::hover(const json& params) {
     bool hit = diagnostic.range.contains(offset) || (diagnostic.range.empty() && diagnostic.range.start == offset);
     const engine::RuleSpec* rule = catalog_.find(diagnostic.code);
     if (!hit || rule == nullptr || !shown.insert(diagnostic.code).second) continue;
-    if (!text.empty()) text += "\n---\n\n";
-    text += rule_hover_markdown(*rule);
+    if (!text.empty()) text += client_.hover_markdown ? "\n---\n\n" : "\n\n";
+    text += client_.hover_markdown ? rule_hover_markdown(*rule) : rule_hover_text(*rule);
     if (!range) range = diagnostic.range;
   }
   if (text.empty()) return nullptr;

@@ -104,8 +104,11 @@ nlohmann::json rule_descriptor(const engine::RuleSpec& rule, const engine::Catal
       {"help", help(rule)},
       {"defaultConfiguration", {{"level", level(rule.severity)}, {"enabled", rule.default_enabled}}},
       {"properties", properties}};
-  descriptor["helpUri"] =
-      rule.references.empty() ? information_uri(catalog) : engine::reference_url(rule.references.front());
+  // The rule's published page when the build names one, else the change it is about.
+  std::string page = engine::rule_docs_url(rule);
+  descriptor["helpUri"] = !page.empty()             ? page
+                          : rule.references.empty() ? information_uri(catalog)
+                                                    : engine::reference_url(rule.references.front());
   return descriptor;
 }
 

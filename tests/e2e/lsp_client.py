@@ -8,18 +8,22 @@ from tm_e2e import BINARY
 
 
 class LspClient:
-    def __init__(self, root, pull_diagnostics=True):
-        self.process = subprocess.Popen([BINARY, "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    def __init__(self, root, pull_diagnostics=True, arguments=("server",), capabilities=None):
+        """`capabilities` replaces the client's (pull diagnostics and code action literals)."""
+        self.process = subprocess.Popen([BINARY, *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL, cwd=root)
         self.next_id = 1
-        self.request("initialize", {
+        self.received = []  # messages other than the answers to our requests, in order
+        if capabilities is None:
+            capabilities = {"textDocument": {
+                **({"diagnostic": {}} if pull_diagnostics else {}),
+                "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["quickfix", "source"]}}},
+            }}
+        self.initialize_result = self.request("initialize", {
             "processId": None,
             "rootUri": root.as_uri(),
             "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
-            "capabilities": {"textDocument": {
-                **({"diagnostic": {}} if pull_diagnostics else {}),
-                "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["quickfix", "source"]}}},
-            }},
+            "capabilities": capabilities,
         })
         self.notify("initialized", {})
 
@@ -54,6 +58,7 @@ class LspClient:
                 if "error" in message:
                     raise RuntimeError(f"{method}: {message['error']}")
                 return message["result"]
+            self.received.append(message)
 
     def open(self, path):
         self.notify("textDocument/didOpen", {"textDocument": {

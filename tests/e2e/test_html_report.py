@@ -208,6 +208,42 @@ class HtmlReportTest(unittest.TestCase):
         finally:
             tree.cleanup()
 
+    def test_monorepo_report_read_from_elsewhere(self):
+        """Examples on several lines, no machine paths, the charts before a short project table,
+        `code` in messages, paths that break between directories."""
+        tree = TempTree()
+        try:
+            for name in ("a", "b", "c"):
+                tree.write(f"mono/{name}/requirements.txt", "torch>=2.8\n")
+            tree.write("mono/a/deep/module.py", "import torch\nep = torch.export.export_for_inference(m, (x,))\n")
+            (tree.root / "elsewhere").mkdir()
+            report, markdown = tree.root / "r.html", tree.root / "r.md"
+            run("report", tree.root / "mono", "-o", report, "--no-cache", cwd=tree.root / "elsewhere", check_exit=0)
+            run("report", tree.root / "mono", "--output-format", "markdown", "-o", markdown, "--no-cache",
+                cwd=tree.root / "elsewhere", check_exit=0)
+            text = report.read_text()
+            for written in (text, markdown.read_text()):
+                self.assertNotIn(str(tree.root), written)
+            self.assertIn("`a/deep/module.py`", markdown.read_text())
+            examples = re.findall(r"<pre><code>(.*?)</code></pre>", text, re.S)
+            self.assertTrue(examples)
+            for example in examples:
+                self.assertNotIn("\\n", example)
+            self.assertTrue(any("\n" in example.strip() for example in examples))
+            self.assertLess(text.index('id="charts"'), text.index('id="projects"'))
+            projects = text[text.index('id="projects"'):text.index("</table>", text.index('id="projects"'))]
+            self.assertEqual(projects.count("<tr>"), 2)  # the header and project a
+            self.assertIn("2 projects without findings", projects)
+            self.assertIn("a/<wbr>requirements.txt:1", projects)
+            self.assertRegex(text, r'<p class="summary">[^<]*<code>')
+            self.assertNotIn("break-all", text)
+            if CHROMIUM:
+                page = dump_dom(report)
+                self.assertRegex(page, r'<td class="file">a/<wbr>deep/<wbr>module\.py</td>')
+                self.assertRegex(page, r'<td class="message">[^<]*<code>torch\.export\.export_for_inference</code>')
+        finally:
+            tree.cleanup()
+
     def test_default_output_file_and_options(self):
         tree = TempTree()
         try:

@@ -34,5 +34,8 @@ Edit minimal_edit(std::string_view before, std::string_view after);
 // The rule's documentation for a hover: summary, what and why, the before/after example(s)
 // and the fix safety, as Markdown.
 std::string rule_hover_markdown(const engine::RuleSpec& rule);
+// The same as plain text (code indented, no Markdown marks), for clients that do not declare
+// Markdown in `hover.contentFormat`.
+std::string rule_hover_text(const engine::RuleSpec& rule);
 
 }  // namespace torchmigrate::lsp

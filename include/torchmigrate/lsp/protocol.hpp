@@ -110,5 +110,8 @@ void to_json(json& out, const LspDiagnostic& diagnostic);
 
 inline constexpr const char* kSource = "torchmigrate";
 inline constexpr const char* kFixAllKind = "source.fixAll.torchmigrate";
+// The command a code action becomes for a client without `codeActionLiteralSupport`: its one
+// argument is the WorkspaceEdit, which the server sends back with `workspace/applyEdit`.
+inline constexpr const char* kApplyEditCommand = "torchmigrate.applyEdit";
 
 }  // namespace torchmigrate::lsp

@@ -25,6 +25,7 @@ struct ClientSupport {
   bool diagnostic_refresh = false;
   bool document_changes = false;
   bool code_action_literals = false;
+  bool apply_edit = false;  // workspace/applyEdit: code actions as commands for clients without literals
   bool hover_markdown = false;
   bool watch_files_registration = false;
 };
@@ -56,6 +57,7 @@ class Server {
   json initialize(const json& params);
   json shutdown(const json& params);
   json code_action(const json& params);
+  json execute_command(const json& params);
   json hover(const json& params);
   json pull_diagnostics(const json& params);
 

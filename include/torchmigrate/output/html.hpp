@@ -22,6 +22,10 @@ std::string escape(std::string_view text);
 std::string escape_text(std::string_view text, bool keep_tabs = false);
 // A JSON document that is safe inside <script>: `<`, `>` and `&` written as \u escapes.
 std::string script_json(const std::string& json);
+// A path escaped with a <wbr> after each `/`, so a narrow cell breaks it between directories.
+std::string breakable_path(std::string_view path);
+// One line of text (a message, a summary): escaped, on one line, `code spans` as <code>.
+std::string code_spans(std::string_view text);
 // Catalog prose: escaped, `code spans` as <code>, blank lines as paragraph breaks.
 std::string prose(std::string_view markdown);
 
@@ -54,8 +58,10 @@ std::string top_directory(std::string_view path, size_t common_depth);
 // How many leading directories every one of `paths` shares.
 size_t common_directory_depth(const std::vector<std::string>& paths);
 
-// The headline numbers and the projects (with their torch range), and baseline progress.
+// The headline numbers and baseline progress.
 std::string headline_section(const Report& report, const Headline& headline);
+// The projects with findings and their torch ranges; those without findings on one line.
+std::string projects_section(const Report& report);
 // The findings table: a compact JSON document of every finding that the page's script renders,
 // sorts and filters, plus the table it fills.
 std::string findings_section(const Report& report);

@@ -194,6 +194,17 @@ std::string reference_url(std::string_view reference) {
          std::string(reference.substr(reference.find('#') + 1));
 }
 
+std::string rule_docs_file(const RuleSpec& rule) { return rule.code + "-" + rule.name + ".md"; }
+
+std::string rule_docs_url([[maybe_unused]] const RuleSpec& rule) {
+#ifdef TORCHMIGRATE_RULE_DOCS_URL
+  std::string base = TORCHMIGRATE_RULE_DOCS_URL;
+  return base + (base.ends_with('/') ? "" : "/") + rule_docs_file(rule);
+#else
+  return {};
+#endif
+}
+
 std::string fix_label(const RuleSpec& rule, bool with_policies) {
   if (!rule.fix_applicability) return "none";
   std::string label(to_string(*rule.fix_applicability));

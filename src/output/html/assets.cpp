@@ -28,8 +28,10 @@ table { border-collapse: collapse; width: 100%; } th, td { border-bottom: 1px so
 text-align: left; vertical-align: top; } td.n, th.n { text-align: right; }
 #findings th { cursor: pointer; user-select: none; background: #f6f8fa; position: sticky; top: 0; }
 #findings th[aria-sort="ascending"]::after { content: " \25B2"; } #findings th[aria-sort="descending"]::after { content: " \25BC"; }
-#findings td.file { word-break: break-all; max-width: 280px; } #findings pre { margin: 2px 0 0; color: var(--muted);
-white-space: pre-wrap; word-break: break-all; }
+#findings td.file { max-width: 280px; } #findings pre { margin: 2px 0 0; color: var(--muted); white-space: pre-wrap; }
+/* Paths break after a `/` (<wbr>); inside a name only when one is wider than its cell. */
+#findings td.file, #findings pre, .path { overflow-wrap: anywhere; }
+#projects tr.quiet summary { color: var(--muted); cursor: pointer; } #projects tr.quiet ul { margin: 4px 0; }
 .tag { display: inline-block; font-size: 11px; border-radius: 10px; padding: 0 7px; color: #fff; background: var(--other);
 white-space: nowrap; font-weight: normal; }
 .tag.breaks { background: var(--breaks); } .tag.silent { background: var(--silent); } .tag.deprecated { background: var(--deprecated); }
@@ -127,6 +129,30 @@ std::string_view script() {
     span.textContent = text;
     return span;
   }
+  // A path with a <wbr> after each `/`: the cell breaks it between directories.
+  function pathNode(text) {
+    var fragment = document.createDocumentFragment();
+    var parts = text.split("/");
+    parts.forEach(function (part, i) {
+      var last = i === parts.length - 1;
+      fragment.appendChild(document.createTextNode(last ? part : part + "/"));
+      if (!last) fragment.appendChild(document.createElement("wbr"));
+    });
+    return fragment;
+  }
+  // A message with its `code spans` as <code>; an unclosed backtick stays text.
+  function messageNode(text) {
+    var fragment = document.createDocumentFragment();
+    var parts = text.split("`");
+    if (parts.length % 2 === 0) parts.push(parts.splice(-2).join("`"));
+    parts.forEach(function (part, i) {
+      if (!part) return;
+      var node = i % 2 ? document.createElement("code") : document.createTextNode(part);
+      if (i % 2) node.textContent = part;
+      fragment.appendChild(node);
+    });
+    return fragment;
+  }
   function render() {
     var shown = rows.filter(function (row) {
       return state.terms.every(function (term) { return matches(row, term); });
@@ -143,9 +169,9 @@ std::string_view script() {
       link.title = row.name;
       cell(tr, "rule", link);
       cell(tr, "urgency", tag(row.urgency, data.urgencies[row.urgency]));
-      cell(tr, "file", row.file);
+      cell(tr, "file", pathNode(row.file));
       cell(tr, "n", row.position);
-      var message = cell(tr, "message", row.message);
+      var message = cell(tr, "message", messageNode(row.message));
       var pre = document.createElement("pre");
       pre.textContent = row.source;
       message.appendChild(pre);

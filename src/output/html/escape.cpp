@@ -12,6 +12,34 @@ std::string escape(std::string_view text) {
 
 std::string escape_text(std::string_view text, bool keep_tabs) { return escape(escape_control(text, keep_tabs)); }
 
+std::string breakable_path(std::string_view path) {
+  std::string out;
+  for (size_t start = 0; start < path.size();) {
+    size_t slash = path.find('/', start);
+    size_t end = slash == std::string_view::npos ? path.size() : slash + 1;
+    out += escape_text(path.substr(start, end - start));
+    if (slash != std::string_view::npos && end < path.size()) out += "<wbr>";
+    start = end;
+  }
+  return out;
+}
+
+std::string code_spans(std::string_view text) {
+  std::string out;
+  for (size_t start = 0; start < text.size();) {
+    size_t open = text.find('`', start);
+    size_t close = open == std::string_view::npos ? open : text.find('`', open + 1);
+    if (close == std::string_view::npos) {  // no span left, or an unclosed backtick: text
+      out += escape_text(text.substr(start));
+      break;
+    }
+    out += escape_text(text.substr(start, open - start)) + "<code>" +
+           escape_text(text.substr(open + 1, close - open - 1)) + "</code>";
+    start = close + 1;
+  }
+  return out;
+}
+
 std::string script_json(const std::string& json) {
   // Only ever inside JSON strings, where the \u form means the same character.
   return replace_characters(json, {{'<', "\\u003c"}, {'>', "\\u003e"}, {'&', "\\u0026"}});

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The top of the report: the headline numbers, each project's supported torch range, and the
-// progress against a baseline.
+// The top of the report: the headline numbers and the progress against a baseline.
 #include <fmt/format.h>
 
 #include "torchmigrate/output/html.hpp"
@@ -26,26 +25,6 @@ std::string cards(const std::vector<HeadlineItem>& items, std::string_view group
   return out + "</div>\n";
 }
 
-std::string projects_table(const Report& report) {
-  if (report.projects.empty()) return {};
-  std::vector<size_t> findings(report.projects.size(), 0);
-  for (const FileFindings& file : report.files) {
-    if (file.project < findings.size()) findings[file.project] += file.diagnostics.size();
-  }
-  std::string out =
-      "<table id=\"projects\"><thead><tr><th>Project</th><th>Supported torch</th><th>From</th>"
-      "<th class=\"n\">Files</th><th class=\"n\">Findings</th></tr></thead><tbody>\n";
-  for (size_t i = 0; i < report.projects.size(); ++i) {
-    const ProjectSummary& project = report.projects[i];
-    out += fmt::format(
-        "<tr><td><a class=\"filter-link\" href=\"#filter=project:{}\">{}</a></td><td class=\"torch\">{}</td>"
-        "<td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
-        i, escape_text(project.root), escape_text(project.torch_range), escape_text(project.source), project.files,
-        findings[i]);
-  }
-  return out + "</tbody></table>\n";
-}
-
 std::string progress_block(const BaselineProgress& progress, const engine::Catalog& catalog) {
   std::string out = fmt::format(
       "<div id=\"progress\"><h3>Progress since the baseline <code>{}</code></h3>\n<div class=\"cards progress\">\n",
@@ -69,8 +48,8 @@ std::string progress_block(const BaselineProgress& progress, const engine::Catal
         out += fmt::format("<li>\u2026 and {} more</li>\n", progress.fixed.size() - kFixedListed);
         break;
       }
-      out += fmt::format("<li><code>{}</code> {} {}{}</li>\n", escape_text(entry.code), escape_text(entry.path),
-                         escape_text(entry.message), entry.count > 1 ? fmt::format(" (\u00d7{})", entry.count) : "");
+      out += fmt::format("<li><code>{}</code> {} {}{}</li>\n", escape_text(entry.code), breakable_path(entry.path),
+                         code_spans(entry.message), entry.count > 1 ? fmt::format(" (\u00d7{})", entry.count) : "");
     }
     out += "</ul></details>\n";
   }
@@ -85,7 +64,6 @@ std::string headline_section(const Report& report, const Headline& headline) {
   out += cards(items, "scope");
   out += "<h3>By urgency</h3>\n" + cards(items, "urgency");
   out += "<h3>Who does the work</h3>\n" + cards(items, "work");
-  if (!report.projects.empty()) out += "<h3>Supported torch per project</h3>\n" + projects_table(report);
   if (report.progress != nullptr) out += progress_block(*report.progress, *report.catalog);
   return out + "</section>\n";
 }

@@ -22,8 +22,9 @@ void write_html(const Report& report, std::ostream& out) {
       << fmt::format("<p class=\"meta\">torchmigrate {} \u00b7 {} in {} \u00b7 {}</p></header>\n", kVersion,
                      plural(headline.files_checked, "file"), plural(headline.projects, "project"),
                      plural(headline.findings, "finding"))
-      << html::headline_section(report, headline) << html::charts_section(report) << html::findings_section(report)
-      << html::rules_section(report) << "<script>" << html::script() << "</script>\n</body></html>\n";
+      << html::headline_section(report, headline) << html::charts_section(report) << html::projects_section(report)
+      << html::findings_section(report) << html::rules_section(report) << "<script>" << html::script()
+      << "</script>\n</body></html>\n";
 }
 
 }  // namespace torchmigrate::output

@@ -3,6 +3,7 @@
 // table's rule links work offline.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "torchmigrate/engine/catalog/catalog.hpp"
@@ -16,10 +17,17 @@ std::string paragraph(std::string_view heading, const std::string& text) {
   return fmt::format("<h4>{}</h4>{}\n", escape(heading), prose(text));
 }
 
+// Line by line: inside <pre> a newline is a line break, not a character to show escaped.
 std::string example(std::string_view heading, const std::string& code) {
   if (code.empty()) return {};
-  return fmt::format("<div class=\"example\"><h4>{}</h4><pre><code>{}</code></pre></div>\n", escape(heading),
-                     escape_text(code, true));
+  std::string lines;
+  for (size_t start = 0; start <= code.size();) {
+    size_t end = std::min(code.find('\n', start), code.size());
+    if (start > 0) lines += '\n';
+    lines += escape_text(std::string_view(code).substr(start, end - start), true);
+    start = end + 1;
+  }
+  return fmt::format("<div class=\"example\"><h4>{}</h4><pre><code>{}</code></pre></div>\n", escape(heading), lines);
 }
 
 std::string explanation(const engine::RuleSpec& rule) {
@@ -28,7 +36,7 @@ std::string explanation(const engine::RuleSpec& rule) {
       "<article class=\"rule\" id=\"rule-{0}\"><h3><code>{0}</code> {1} <span class=\"tag {2}\">{3}</span> "
       "<span class=\"tag\">{4}</span></h3>\n<p class=\"summary\">{5}</p>\n",
       escape(rule.code), escape(rule.name), urgency_id(urgency), urgency_label(urgency), escape(to_string(rule.kind)),
-      escape_text(rule.summary));
+      code_spans(rule.summary));
   out += paragraph("What it finds", rule.docs().what);
   out += paragraph("Why", rule.docs().why);
   out += "<div class=\"examples\">" + example("Before", rule.docs().before) + example("After", rule.docs().after);

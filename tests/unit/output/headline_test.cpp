@@ -112,5 +112,5 @@ TEST_CASE("headline: the summary, Markdown and HTML show the same numbers") {
     CHECK(html.find("data-metric=\"" + item.id + "\">" + std::to_string(item.value) + "</span>") != std::string::npos);
   }
   CHECK(markdown.find("| `repo/pkg` | 2.7-2.8 | requirements.txt:1 | 5 |") != std::string::npos);
-  CHECK(html.find("<td class=\"torch\">2.7-2.8</td><td>requirements.txt:1</td>") != std::string::npos);
+  CHECK(html.find("<td class=\"torch\">2.7-2.8</td><td class=\"path\">requirements.txt:1</td>") != std::string::npos);
 }

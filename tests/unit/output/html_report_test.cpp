@@ -41,6 +41,13 @@ TEST_CASE("html: markup characters become references; control characters become 
   CHECK(html::escape_text("\tx", true) == "\tx");
 }
 
+TEST_CASE("html: paths break after slashes; code spans become <code>") {
+  CHECK(html::breakable_path("pkg/sub/a<b>.py") == "pkg/<wbr>sub/<wbr>a&lt;b&gt;.py");
+  CHECK(html::breakable_path("dir/") == "dir/");
+  CHECK(html::code_spans("`torch.load` now <b>") == "<code>torch.load</code> now &lt;b&gt;");
+  CHECK(html::code_spans("pass `x` or `y") == "pass <code>x</code> or `y");
+}
+
 TEST_CASE("html: JSON inside a script cannot close it, and still parses to the same value") {
   nlohmann::json value = {{"name", "</script><script>alert(1)</script> & <!--"}};
   std::string safe = html::script_json(value.dump());
@@ -152,7 +159,7 @@ TEST_CASE("html: baseline progress and the new findings") {
   CHECK(page.find("data-metric=\"baseline-fixed\">4<") != std::string::npos);
   CHECK(page.find("data-metric=\"baseline-new\">1<") != std::string::npos);
   CHECK(page.find("data-metric=\"baseline-open\">1<") != std::string::npos);
-  CHECK(page.find("<code>TM201</code> pkg/old.py gone (\u00d74)") != std::string::npos);
+  CHECK(page.find("<code>TM201</code> pkg/<wbr>old.py gone (\u00d74)") != std::string::npos);
   std::vector<int> marks;
   nlohmann::json data = table_data(page);
   for (const nlohmann::json& row : data["rows"]) marks.push_back(row[7]);

@@ -139,6 +139,12 @@ struct RuleSpec {
 
 // The GitHub address of a catalog reference: a pull request or an issue of pytorch/pytorch.
 std::string reference_url(std::string_view reference);
+// The file of the rule's page in docs/rules: "TM101-export-for-inference-removed.md".
+std::string rule_docs_file(const RuleSpec& rule);
+// The address of the rule's published page: the build's -DTORCHMIGRATE_RULE_DOCS_URL (where
+// docs/rules is served) followed by rule_docs_file; empty when the build sets none. Editors link
+// the rule code to it and SARIF's helpUri names it, never a PyTorch pull request.
+std::string rule_docs_url(const RuleSpec& rule);
 
 // Pieces of a rule's docs that every renderer (`torchmigrate rule` and docs/rules, SARIF's help,
 // the HTML report, the editor's hover) words the same way. Here, not in the output layer, because
