@@ -5,6 +5,7 @@
 // new exporter ignores is reported at info. Models handed in by the caller are left alone.
 #include "torchmigrate/checks/python_checks.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "torchmigrate/checks/call_arguments.hpp"
@@ -93,7 +94,7 @@ class ExportTrainingModeCheck final : public engine::PythonCheck {
     for (const std::string& method : params.strings("same_module_methods")) same_module_methods_.insert(method);
     training_keyword_ = params.string("training_keyword");
     for (const std::string& value : params.strings("ignored_training_values")) training_values_.insert(value);
-    for (const std::string& producer : params.strings("program_producers")) program_producers_.insert(producer);
+    for (const std::string& producer : params.strings("unreported_producers")) unreported_producers_.insert(producer);
     report_parameters_ = params.boolean("report_parameters", false);
     texts_ = {params.string("eval_problem"), params.string("eval_fix"), params.string("training_problem"),
               params.string("training_fix")};
@@ -112,8 +113,9 @@ class ExportTrainingModeCheck final : public engine::PythonCheck {
     model = strip_parentheses(model);
     if (!model || (model.kind() != "identifier" && model.kind() != "attribute")) return;
     Node function = enclosing_function(call);
+    if (!made_here(model, call, context)) return;
     if (!report_parameters_ && from_caller(model, call, function, context)) return;
-    if (is_program(model, call, context)) return;
+    if (made_by_unreported_producer(model, call, context)) return;
     Finding finding{*callee, single_line(model), {}, arguments.has_star_kwargs(), static_cast<bool>(function)};
     Node training = strip_parentheses(arguments.keyword_value(training_keyword_));
     if (std::optional<std::string> value = training ? context.model().resolve(training) : std::nullopt;
@@ -170,14 +172,26 @@ class ExportTrainingModeCheck final : public engine::PythonCheck {
     return false;
   }
 
-  // A local holding an exported program (`ep = torch.export.export(...)`, `.run_decompositions()`).
-  bool is_program(Node model, Node call, PythonCheckContext& context) const {
+  // A model this file binds: its name (or its attribute chain's root) is assigned, not imported or
+  // unknown here.
+  static bool made_here(Node model, Node call, PythonCheckContext& context) {
+    Node root = root_identifier(model);
+    if (!root) return false;
+    std::vector<const python::Binding*> bindings = context.model().reaching_bindings(root.text(), call);
+    return !bindings.empty() && std::all_of(bindings.begin(), bindings.end(), [](const python::Binding* binding) {
+      return binding->kind == python::BindingKind::Local;
+    });
+  }
+
+  // A local holding an exported program (`ep = torch.export.export(...)`, `.run_decompositions()`)
+  // or another result the rule leaves alone.
+  bool made_by_unreported_producer(Node model, Node call, PythonCheckContext& context) const {
     if (model.kind() != "identifier") return false;
     for (const python::Binding* binding : context.model().reaching_bindings(model.text(), call)) {
       if (binding->node.kind() != "assignment") continue;
       for (Node value = strip_parentheses(binding->node.field("right")); value && value.kind() == "call";) {
         std::optional<std::string> callee = context.model().resolve_call(value);
-        if (callee && program_producers_.count(*callee)) return true;
+        if (callee && unreported_producers_.count(*callee)) return true;
         Node function = value.field("function");
         value = function.kind() == "attribute" ? strip_parentheses(function.field("object")) : Node();
       }
@@ -239,7 +253,7 @@ class ExportTrainingModeCheck final : public engine::PythonCheck {
   std::set<std::string, std::less<>> same_module_methods_;
   std::string training_keyword_;
   std::set<std::string, std::less<>> training_values_;
-  std::set<std::string, std::less<>> program_producers_;
+  std::set<std::string, std::less<>> unreported_producers_;
   bool report_parameters_ = false;
   Texts texts_;
 };
