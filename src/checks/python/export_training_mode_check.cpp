@@ -111,12 +111,10 @@ class ExportTrainingModeCheck final : public engine::PythonCheck {
     Node model = arguments.keyword_value(model_keyword_);
     if (!model && model_index_ < arguments.positional().size()) model = arguments.positional()[model_index_];
     model = strip_parentheses(model);
-    if (!model || (model.kind() != "identifier" && model.kind() != "attribute")) return;
     Node function = enclosing_function(call);
-    if (!made_here(model, call, context)) return;
-    if (!report_parameters_ && from_caller(model, call, function, context)) return;
-    if (made_by_unreported_producer(model, call, context)) return;
-    Finding finding{*callee, single_line(model), {}, arguments.has_star_kwargs(), static_cast<bool>(function)};
+    Finding finding{
+        *callee, model ? single_line(model) : "model", {}, arguments.has_star_kwargs(), static_cast<bool>(function)};
+    // An ignored `training=` matters whoever made the model.
     Node training = strip_parentheses(arguments.keyword_value(training_keyword_));
     if (std::optional<std::string> value = training ? context.model().resolve(training) : std::nullopt;
         value && training_values_.count(*value)) {
@@ -125,6 +123,10 @@ class ExportTrainingModeCheck final : public engine::PythonCheck {
           .severity = Severity::Info;
       return;
     }
+    if (!model || (model.kind() != "identifier" && model.kind() != "attribute")) return;
+    if (!made_here(model, call, context)) return;
+    if (!report_parameters_ && from_caller(model, call, function, context)) return;
+    if (made_by_unreported_producer(model, call, context)) return;
     if (set_to_eval_before(finding.model, call, function)) return;
     report(model, finding, texts_.eval_problem, texts_.eval_fix, context);
   }
