@@ -24,6 +24,16 @@ bool is_parameter_of(const python::SemanticModel& model, Node identifier, Node f
   return binding != nullptr && binding->kind == python::BindingKind::Local && binding->node.parent() == parameters;
 }
 
+std::vector<Node> decorator_expressions(Node decorated_definition) {
+  std::vector<Node> expressions;
+  python::for_each_named_child(decorated_definition, [&](Node decorator) {
+    if (decorator.kind() == "decorator" && decorator.named_child_count() > 0) {
+      expressions.push_back(decorator.named_child(0));
+    }
+  });
+  return expressions;
+}
+
 Node parameter_at(Node function, uint32_t index) {
   Node parameters = function ? function.field("parameters") : Node();
   if (!parameters) return {};

@@ -15,6 +15,7 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_file("cmake-removed-targets", make_cmake_removed_targets_check);
     built.add_python("config-option", make_config_option_check);
     built.add_file("cuda-arch-list", make_cuda_arch_list_check);
+    built.add_python("custom-op-kernel-aliases-input", make_custom_op_kernel_aliases_input_check);
     built.add_file("cxx-missing-include", make_cxx_missing_include_check);
     built.add_file("cxx-removed-macro", make_cxx_removed_macro_check);
     built.add_file("cxx-renamed-identifier", make_cxx_renamed_identifier_check);
@@ -22,6 +23,7 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_file("env-var-value", make_env_var_value_check);
     built.add_python("exception-class-change", make_exception_class_change_check);
     built.add_python("exception-class-replaced", make_exception_class_replaced_check);
+    built.add_python("export-training-mode", make_export_training_mode_check);
     built.add_python("exported-module-guards", make_exported_module_guards_check);
     built.add_python("hop-body-aliases-input", make_hop_body_aliases_input_check);
     built.add_python("missing-keyword", make_missing_keyword_check);

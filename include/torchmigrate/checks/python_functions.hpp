@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "torchmigrate/python/semantic_model.hpp"
 
@@ -24,6 +25,8 @@ bool is_builtin(const python::SemanticModel& model, python::Node expression, std
 // The string naming the attribute in the builtin `getattr(obj, "name")`; a null node for any
 // other call, including `getattr(obj, "name", default)`, which never raises.
 python::Node getattr_name(const python::SemanticModel& model, python::Node call);
+// The expressions after each `@` of a `decorated_definition`, in order.
+std::vector<python::Node> decorator_expressions(python::Node decorated_definition);
 // `((x))` -> `x`.
 python::Node strip_parentheses(python::Node expression);
 // The node's source on one line, for a message: comments and continuations dropped, a line

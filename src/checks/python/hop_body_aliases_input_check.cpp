@@ -10,6 +10,7 @@
 #include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/python_functions.hpp"
+#include "torchmigrate/checks/returned_alias.hpp"
 #include "torchmigrate/checks/rule_fix.hpp"
 
 namespace torchmigrate::checks {
@@ -25,8 +26,10 @@ struct BodyArgument {
 
 class HopBodyAliasesInputCheck final : public engine::PythonCheck {
  public:
-  explicit HopBodyAliasesInputCheck(const engine::RuleSpec& rule) : PythonCheck(rule) {
-    Params params(rule);
+  explicit HopBodyAliasesInputCheck(const engine::RuleSpec& rule) : HopBodyAliasesInputCheck(rule, Params(rule)) {}
+
+  HopBodyAliasesInputCheck(const engine::RuleSpec& rule, const Params& params)
+      : PythonCheck(rule), matcher_(ReturnedAliasMatcher::from_params(params)) {
     for (const Params& op : params.objects("ops")) {
       std::vector<BodyArgument> bodies;
       for (const Params& body : op.objects("bodies")) {
@@ -37,8 +40,6 @@ class HopBodyAliasesInputCheck final : public engine::PythonCheck {
       op.finish();
     }
     for (const std::string& decorator : params.strings("decorators")) decorators_.insert(decorator);
-    for (const std::string& method : params.strings("view_methods")) view_methods_.insert(method);
-    for (const std::string& attribute : params.strings("view_attributes")) view_attributes_.insert(attribute);
     params.finish();
   }
 
@@ -98,28 +99,14 @@ class HopBodyAliasesInputCheck final : public engine::PythonCheck {
     for (const BodyArgument& body : op->second) {
       Node argument = arguments.keyword_value(body.keyword);
       if (!argument && body.index < arguments.positional().size()) argument = arguments.positional()[body.index];
-      if (Node function = function_of(argument, context)) bodies_.emplace_back(function, *callee);
+      if (Node function = function_argument(argument, context.model())) bodies_.emplace_back(function, *callee);
     }
-  }
-
-  // A lambda, or the def of this file a name refers to.
-  static Node function_of(Node argument, PythonCheckContext& context) {
-    argument = strip_parentheses(argument);
-    if (!argument) return {};
-    if (argument.kind() == "lambda") return argument;
-    if (argument.kind() != "identifier") return {};
-    const python::Binding* binding = context.model().lookup(argument.text(), argument);
-    if (binding == nullptr || binding->kind != python::BindingKind::Local) return {};
-    return binding->node.kind() == "function_definition" ? binding->node : Node();
   }
 
   void note_decorated(Node definition, PythonCheckContext& context) {
     Node function = definition.field("definition");
     if (!function || function.kind() != "function_definition") return;
-    for (uint32_t i = 0; i < definition.named_child_count(); ++i) {
-      Node decorator = definition.named_child(i);
-      if (decorator.kind() != "decorator" || decorator.named_child_count() == 0) continue;
-      Node expression = decorator.named_child(0);
+    for (Node expression : decorator_expressions(definition)) {
       // `@nested_compile_region` and `@nested_compile_region()`.
       std::optional<std::string> name = expression.kind() == "call" ? context.model().resolve_call(expression)
                                                                      : context.model().resolve(expression);
@@ -153,61 +140,9 @@ class HopBodyAliasesInputCheck final : public engine::PythonCheck {
     return expression && expression.kind() == "identifier" ? expression : Node();
   }
 
-  // What a returned expression aliases: a parameter as is, a view of one, or nothing.
-  enum class Alias { None, Input, View };
-
-  Alias alias_of(Node expression, Node function, PythonCheckContext& context, Node& parameter) const {
-    expression = strip_parentheses(expression);
-    if (!expression) return Alias::None;
-    std::string_view kind = expression.kind();
-    if (kind == "identifier") {
-      if (!is_parameter_of(context.model(), expression, function)) return Alias::None;
-      parameter = expression;
-      return Alias::Input;
-    }
-    Node base;
-    if (kind == "subscript") {
-      base = expression.field("value");
-    } else if (kind == "attribute" && view_attributes_.count(std::string(expression.field("attribute").text()))) {
-      base = expression.field("object");
-    } else if (kind == "call") {
-      Node callee = expression.field("function");
-      if (callee.kind() == "attribute" && view_methods_.count(std::string(callee.field("attribute").text()))) {
-        base = callee.field("object");
-      }
-    }
-    if (!base) return Alias::None;
-    return alias_of(base, function, context, parameter) == Alias::None ? Alias::None : Alias::View;
-  }
-
   void check_returned(Node expression, Node function, const std::string& op, PythonCheckContext& context) {
-    expression = strip_parentheses(expression);
-    if (!expression) return;
-    std::string_view kind = expression.kind();
-    if (kind == "tuple" || kind == "list" || kind == "expression_list") {
-      std::set<std::string_view> seen;
-      for (uint32_t i = 0; i < expression.named_child_count(); ++i) {
-        Node element = strip_parentheses(expression.named_child(i));
-        if (element.kind() == "comment") continue;
-        Node parameter;
-        if (element.kind() == "identifier" && alias_of(element, function, context, parameter) == Alias::None &&
-            !seen.insert(element.text()).second) {
-          report_clone(element, "returns `" + std::string(element.text()) + "` twice", op, context);
-          continue;
-        }
-        check_returned(element, function, op, context);
-      }
-      return;
-    }
-    Node parameter;
-    switch (alias_of(expression, function, context, parameter)) {
-      case Alias::None: return;
-      case Alias::Input:
-        report_clone(expression, "returns its input `" + std::string(parameter.text()) + "` unchanged", op, context);
-        return;
-      case Alias::View:
-        report_clone(expression, "returns a view of its input `" + std::string(parameter.text()) + "`", op, context);
-        return;
+    for (const ReturnedAlias& alias : matcher_.find(expression, function, context.model())) {
+      report_clone(alias.expression, alias.problem(), op, context);
     }
   }
 
@@ -219,8 +154,7 @@ class HopBodyAliasesInputCheck final : public engine::PythonCheck {
 
   std::map<std::string, std::vector<BodyArgument>> ops_;
   std::set<std::string> decorators_;
-  std::set<std::string> view_methods_;
-  std::set<std::string> view_attributes_;
+  ReturnedAliasMatcher matcher_;
   std::vector<std::pair<Node, std::string>> bodies_;  // function, op that runs it
   std::vector<Node> returns_;
   std::vector<std::pair<Node, Node>> mutations_;  // statement or call, modified identifier
