@@ -11,6 +11,7 @@ const engine::CheckRegistry& builtin_registry() {
   static const engine::CheckRegistry registry = [] {
     engine::CheckRegistry built;
     // Alphabetical by family name.
+    built.add_python("argument-value", make_argument_value_check);
     built.add_python("autograd-function-mark-dirty", make_autograd_function_mark_dirty_check);
     built.add_file("cmake-removed-targets", make_cmake_removed_targets_check);
     built.add_python("config-option", make_config_option_check);
