@@ -21,6 +21,7 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_python("deprecated-module-tree", make_deprecated_module_tree_check);
     built.add_python("exception-class-change", make_exception_class_change_check);
     built.add_python("hop-body-aliases-input", make_hop_body_aliases_input_check);
+    built.add_python("keyword-only-arguments", make_keyword_only_arguments_check);
     built.add_python("missing-keyword", make_missing_keyword_check);
     built.add_python("mps-use", make_mps_use_check);
     built.add_file("old-requirement", make_old_requirement_check);

@@ -14,6 +14,7 @@ std::unique_ptr<engine::PythonCheck> make_config_option_check(const engine::Rule
 std::unique_ptr<engine::PythonCheck> make_deprecated_module_tree_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_exception_class_change_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_hop_body_aliases_input_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_keyword_only_arguments_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_missing_keyword_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_mps_use_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_onnx_dynamo_jit_module_check(const engine::RuleSpec& rule);
