@@ -7,6 +7,7 @@
 // and `value in callee()` membership tests reported at their own severity.
 #include "torchmigrate/checks/python_checks.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "torchmigrate/checks/call_arguments.hpp"
@@ -108,6 +109,7 @@ struct Registration {
   std::set<std::string> callees;
   std::set<std::string, std::less<>> last_names;
   std::string keyword;
+  bool project_fact = false;  // also every name the project registers (facts::dynamo_backends)
 };
 
 // `value in callee()` tests, reported at their own severity.
@@ -154,9 +156,17 @@ class ArgumentValueCheck final : public engine::PythonCheck {
     visit_call(node, context);
   }
 
+  [[nodiscard]] engine::FactsRead facts_read() const override {
+    if (registration_.project_fact) return {engine::facts::dynamo_backends};
+    return {};
+  }
+
   void finish(PythonCheckContext& context) override {
+    const std::vector<std::string>* project =
+        registration_.project_fact ? &context.settings().project_fact(engine::facts::dynamo_backends) : nullptr;
     for (Pending& pending : pending_) {
       if (!pending.literal.empty() && registered_.contains(pending.literal)) continue;
+      if (project && std::binary_search(project->begin(), project->end(), pending.literal)) continue;
       Diagnostic& diagnostic = context.report(rule(), pending.range, pending.values);
       if (pending.severity) diagnostic.severity = *pending.severity;
       diagnostic.fixes = std::move(pending.fixes);
@@ -183,6 +193,8 @@ class ArgumentValueCheck final : public engine::PythonCheck {
       registration_.last_names.insert(callee.substr(callee.rfind('.') + 1));
     }
     registration_.keyword = registration.string("keyword");
+    if (registration.has("project_fact"))
+      registration_.project_fact = registration.choice("project_fact", {"dynamo-backends"}) == 0;
     registration.finish();
   }
 

@@ -10,6 +10,7 @@
 #include "torchmigrate/buildfiles/cmake.hpp"
 #include "torchmigrate/engine/run/parallel.hpp"
 #include "torchmigrate/engine/workspace/dlpack_facts.hpp"
+#include "torchmigrate/engine/workspace/dynamo_backend_facts.hpp"
 #include "torchmigrate/engine/workspace/file_io.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
@@ -71,6 +72,7 @@ OwnDlpack own_dlpack_of(const ProjectTree& tree) {
 
 // A fact's value as the result cache's key holds it.
 nlohmann::json key_of(bool value) { return value; }
+nlohmann::json key_of(const std::vector<std::string>& value) { return value; }
 nlohmann::json key_of(const OwnDlpack& value) {
   return nlohmann::json::array({value.ships_own, value.declares_old_names, value.evidence});
 }
@@ -95,6 +97,7 @@ constexpr RegisteredFact kFacts[] = {
     registered<facts::onnx_dynamo_export, any_onnx_dynamo_export>(),
     registered<facts::cmake_finds_torch, any_cmake_finds_torch>(),
     registered<facts::own_dlpack, own_dlpack_of>(),
+    registered<facts::dynamo_backends, registered_dynamo_backends>(),
 };
 
 constexpr bool indexed_in_order() {

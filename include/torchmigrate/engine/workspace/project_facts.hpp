@@ -43,6 +43,8 @@ inline constexpr ProjectFact<bool> onnx_dynamo_export{0, "dynamo_export"};
 inline constexpr ProjectFact<bool> cmake_finds_torch{1, "find_torch"};
 // The DLPack of the project's own, if it has one (for a project with C/C++/CUDA files).
 inline constexpr ProjectFact<OwnDlpack> own_dlpack{2, "dlpack"};
+// The names the project registers Dynamo backends under, sorted (dynamo_backend_facts.hpp).
+inline constexpr ProjectFact<std::vector<std::string>> dynamo_backends{3, "dynamo_backends"};
 }  // namespace facts
 
 // The values of the facts gathered from one project, by fact; a fact not gathered has its type's
