@@ -57,6 +57,17 @@ bool Params::boolean(const std::string& key, bool fallback) const {
   return object_->at(key).get<bool>();
 }
 
+size_t Params::choice(const std::string& key, std::initializer_list<std::string_view> options) const {
+  std::string value = string(key);
+  std::string listed;
+  size_t index = 0;
+  for (std::string_view option : options) {
+    if (value == option) return index;
+    listed += (index++ == 0 ? "" : ", ") + std::string(option);
+  }
+  fail("`" + key + "` is `" + value + "`, not one of " + listed);
+}
+
 Params Params::object(const std::string& key) const { return Params(get(key), where_ + "." + key); }
 
 std::vector<Params> Params::objects(const std::string& key) const {

@@ -11,6 +11,7 @@ const engine::CheckRegistry& builtin_registry() {
   static const engine::CheckRegistry registry = [] {
     engine::CheckRegistry built;
     // Alphabetical by family name.
+    built.add_python("argument-value", make_argument_value_check);
     built.add_python("autograd-function-mark-dirty", make_autograd_function_mark_dirty_check);
     built.add_file("cmake-removed-targets", make_cmake_removed_targets_check);
     built.add_python("config-option", make_config_option_check);
@@ -26,6 +27,7 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_python("export-training-mode", make_export_training_mode_check);
     built.add_python("exported-module-guards", make_exported_module_guards_check);
     built.add_python("hop-body-aliases-input", make_hop_body_aliases_input_check);
+    built.add_python("keyword-only-arguments", make_keyword_only_arguments_check);
     built.add_python("missing-keyword", make_missing_keyword_check);
     built.add_python("moved-modules", make_moved_modules_check);
     built.add_python("mps-use", make_mps_use_check);

@@ -5,9 +5,11 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <initializer_list>
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "torchmigrate/engine/catalog/catalog.hpp"
@@ -24,6 +26,9 @@ class Params {
   [[nodiscard]] std::vector<std::string> strings(const std::string& key) const;
   [[nodiscard]] size_t integer(const std::string& key) const;
   [[nodiscard]] bool boolean(const std::string& key, bool fallback) const;
+  // The index in `options` of the string at `key` (`"warning"` in {"error", "warning", "info"}
+  // is 1), for enums listed in their declaration order; any other string is an error.
+  [[nodiscard]] size_t choice(const std::string& key, std::initializer_list<std::string_view> options) const;
   [[nodiscard]] Params object(const std::string& key) const;
   [[nodiscard]] std::vector<Params> objects(const std::string& key) const;
   // The value as JSON, for readers shared with the catalog (`requires`).

@@ -8,6 +8,7 @@
 
 namespace torchmigrate::checks {
 
+std::unique_ptr<engine::PythonCheck> make_argument_value_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_autograd_function_mark_dirty_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_config_option_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_custom_op_kernel_aliases_input_check(const engine::RuleSpec& rule);
@@ -17,6 +18,7 @@ std::unique_ptr<engine::PythonCheck> make_exception_class_replaced_check(const e
 std::unique_ptr<engine::PythonCheck> make_export_training_mode_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_exported_module_guards_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_hop_body_aliases_input_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_keyword_only_arguments_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_missing_keyword_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_moved_modules_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_mps_use_check(const engine::RuleSpec& rule);

@@ -174,8 +174,7 @@ std::shared_ptr<const std::vector<FactsRead>> LintEnvironment::built_checks(cons
   auto facts = std::make_shared<std::vector<FactsRead>>();
   for (const RuleSpec* rule : rules) {
     if (python) {
-      (*registry_.python(rule->check_family))(*rule);
-      facts->push_back({});
+      facts->push_back((*registry_.python(rule->check_family))(*rule)->facts_read());
     } else {
       facts->push_back((*registry_.file(rule->check_family))(*rule)->facts_read());
     }

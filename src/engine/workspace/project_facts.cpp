@@ -10,6 +10,7 @@
 #include "torchmigrate/buildfiles/cmake.hpp"
 #include "torchmigrate/engine/run/parallel.hpp"
 #include "torchmigrate/engine/workspace/dlpack_facts.hpp"
+#include "torchmigrate/engine/workspace/dynamo_backend_facts.hpp"
 #include "torchmigrate/engine/workspace/file_io.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
@@ -141,6 +142,7 @@ constexpr RegisteredFact kFacts[] = {
     registered<facts::own_dlpack, own_dlpack_of>(),
     registered<facts::python_environment_reads, python_environment_reads_of>(),
     registered<facts::cuda_mentions, cuda_mentions_of>(),
+    registered<facts::dynamo_backends, registered_dynamo_backends>(),
 };
 
 constexpr bool indexed_in_order() {

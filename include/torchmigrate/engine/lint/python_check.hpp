@@ -62,6 +62,8 @@ class PythonCheck {
   // to: then an editor's edit elsewhere cannot change it. A check that follows a name to its
   // definition, or weighs uses across the file, must say false (for this text, at least).
   [[nodiscard]] virtual bool statement_local(std::string_view /*text*/) const { return false; }
+  // The project facts this check's findings depend on (the result cache keys files by them).
+  [[nodiscard]] virtual FactsRead facts_read() const { return {}; }
 
   [[nodiscard]] const RuleSpec& rule() const { return rule_; }
 

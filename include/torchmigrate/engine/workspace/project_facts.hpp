@@ -49,6 +49,8 @@ inline constexpr ProjectFact<OwnDlpack> own_dlpack{2, "dlpack"};
 inline constexpr ProjectFact<std::vector<std::string>> python_environment_reads{3, "environment_reads"};
 // Where the project's build files name CUDA 13, or a torch wheel index of another build.
 inline constexpr ProjectFact<buildfiles::CudaMentions> cuda_mentions{4, "cuda_mentions"};
+// The names the project registers Dynamo backends under, sorted (dynamo_backend_facts.hpp).
+inline constexpr ProjectFact<std::vector<std::string>> dynamo_backends{5, "dynamo_backends"};
 }  // namespace facts
 
 // The values of the facts gathered from one project, by fact; a fact not gathered has its type's

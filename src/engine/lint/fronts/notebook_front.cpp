@@ -75,6 +75,11 @@ class NotebookFront final : public Front {
   }
 
   // The fixer works on the cells' Python (fix_notebook); here only the notebook's JSON counts.
+  // The code cells' rules: the notebook's text holds every word of its cells.
+  [[nodiscard]] FactsRead facts_read(const SourceFile& file, bool any_text) const override {
+    return python_.facts_read(file, any_text);
+  }
+
   [[nodiscard]] size_t syntax_errors(const SourceFile& file) const override {
     return notebook::parse(file.text()).notebook ? 0 : 1;
   }

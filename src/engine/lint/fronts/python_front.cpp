@@ -74,6 +74,16 @@ class PythonFront final : public Front {
     return python::SyntaxTree::parse(file.text()).syntax_error_count();
   }
 
+  [[nodiscard]] FactsRead facts_read(const SourceFile& file, bool any_text) const override {
+    FactsRead read;
+    std::vector<bool> fires = any_text ? std::vector<bool>(rules_.size(), true)
+                                       : environment_.candidates(rules_.size(), *prefilter_, file.text());
+    for (size_t i = 0; i < rules_.size(); ++i) {
+      if (fires[i]) read |= (*built_)[i];
+    }
+    return read;
+  }
+
  private:
   class Run;
 
