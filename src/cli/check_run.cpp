@@ -189,9 +189,11 @@ int CheckRun::check(engine::Run& run) {
   const std::vector<engine::DiscoveredFile>& files = discovery_->files;
   // Every linter before the first file: a bad configuration fails before any file is touched.
   run.resolve_linters();
-  ContextLines context_lines = machine_readable_ || options_.quiet || options_.silent ? ContextLines::NotesOnly
-                               : options_.verbose                                     ? ContextLines::Verbose
-                                                                                      : ContextLines::Normal;
+  const bool lines_only_warnings = machine_readable_ || options_.quiet || options_.silent;
+  ContextLines context_lines = lines_only_warnings
+                                   ? (options_.verbose ? ContextLines::WarningsAndNotes : ContextLines::Warnings)
+                               : options_.verbose ? ContextLines::Verbose
+                                                  : ContextLines::Normal;
   print_torch_ranges(workspace_, files, *paths_, context_lines, std::cerr);
   phases_.end("settings");
   if (progress_line_) {

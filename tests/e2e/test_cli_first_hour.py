@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: MIT
+"""End-to-end tests of what a Ruff user meets in the first hour: a quiet stderr on a tree of many
+projects, a mistyped or empty path that does not pass silently, the file-problem codes (TM900-TM902)
+that selection, per-file ignores, noqa and `rule` accept, and Ruff's command-line habits."""
+import json
+import unittest
+
+from tm_e2e import TempTree, run
+
+EXPORT = "import torch\n\nep = torch.export.export(model, (x,))\n"
+
+
+class ContextLines(unittest.TestCase):
+    def setUp(self):
+        self.tree = TempTree()
+        self.addCleanup(self.tree.cleanup)
+        # Five projects, each with one torch requirement that cannot be read: ten context lines
+        # before the default run counted them on its one line.
+        for name in ("a", "b", "c", "d", "e"):
+            self.tree.write(f"{name}/requirements.txt", "torch>=2.7\ntorch==latest\n")
+            self.tree.write(f"{name}/m.py", EXPORT)
+
+    def test_a_default_run_prints_one_context_line(self):
+        result = run("check", ".", cwd=self.tree.root, check_exit=1)
+        self.assertEqual(result.stderr.splitlines(), [
+            "torchmigrate: 5 projects, supported torch >= 2.7 (5); target torch 2.8 (-v names each project); "
+            "5 torch pins could not be read (-v lists them)"])
+
+    def test_verbose_lists_each_project_and_each_note(self):
+        result = run("check", "-v", ".", cwd=self.tree.root, check_exit=1)
+        self.assertIn("torchmigrate: note: a/requirements.txt:2: cannot read the torch requirement `torch==latest`",
+                      result.stderr)
+        self.assertIn("torchmigrate: e: supported torch >= 2.7 (from e/requirements.txt:1)", result.stderr)
+
+    def test_quiet_and_machine_readable_print_no_context_line(self):
+        self.assertEqual(run("check", "-q", ".", cwd=self.tree.root, check_exit=1).stderr, "")
+        self.assertEqual(run("check", "--output-format", "json", ".", cwd=self.tree.root, check_exit=1).stderr, "")
+
+    def test_one_project_counts_its_unread_pins_on_its_line(self):
+        result = run("check", "a", cwd=self.tree.root, check_exit=1)
+        self.assertEqual(result.stderr.splitlines(), [
+            "torchmigrate: supported torch >= 2.7 (from a/requirements.txt:1); target torch 2.8; "
+            "1 torch pin could not be read (-v lists them)"])
+
+
+if __name__ == "__main__":
+    unittest.main()
