@@ -4,6 +4,8 @@
 // fix list, or the report, and the exit code.
 #include "torchmigrate/cli/check_run.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -42,6 +44,7 @@ class CheckRun {
   int start();
   engine::RunOptions run_options();
   int walk(engine::Run& run);
+  void warn_if_nothing_found(const engine::Discovery& discovery) const;
   int check(engine::Run& run);
   int after_check();
   int write_baseline();
@@ -171,6 +174,7 @@ int CheckRun::walk(engine::Run& run) {
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
   for (const std::string& note : discovery.notes) std::cerr << "torchmigrate: note: " << note << '\n';
   if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
+  warn_if_nothing_found(discovery);
   // A shard's JSON carries what `merge` needs, which depends on the whole run's file list.
   if (!options_.shard.empty()) {
     Shard shard = parse_shard(options_.shard);
@@ -183,6 +187,19 @@ int CheckRun::walk(engine::Run& run) {
     return finish(discovery.errors.empty() ? kExitClean : kExitUsage);
   }
   return -1;
+}
+
+// As Ruff: a directory with nothing to check (a typo of the intended one, a tree of other
+// languages) passes, but says so. Files named one by one and all excluded (pre-commit with
+// --force-exclude) pass silently.
+void CheckRun::warn_if_nothing_found(const engine::Discovery& discovery) const {
+  if (!discovery.files.empty() || !discovery.errors.empty() || from_stdin_ || options_.silent) return;
+  std::error_code error;
+  if (std::none_of(paths_->begin(), paths_->end(),
+                   [&](const std::string& path) { return std::filesystem::is_directory(path, error); })) {
+    return;
+  }
+  std::cerr << "torchmigrate: warning: No Python, C/C++ or build files found under the given path(s)\n";
 }
 
 int CheckRun::check(engine::Run& run) {
@@ -353,6 +370,9 @@ int CheckRun::report() {
 
 int CheckRun::finish(int exit_code) {
   out_->flush();
+  // A path that does not exist fails the run even when the others were checked: a typo in CI
+  // must not pass.
+  if (discovery_ != nullptr && !discovery_->missing.empty()) exit_code = kExitUsage;
   if (options_.verbose) {
     phases_.end("report");
     phases_.print(std::cerr, discovery_ ? discovery_->files.size() : 0, jobs_);

@@ -43,5 +43,33 @@ class ContextLines(unittest.TestCase):
             "1 torch pin could not be read (-v lists them)"])
 
 
+class NothingToCheck(unittest.TestCase):
+    def setUp(self):
+        self.tree = TempTree()
+        self.addCleanup(self.tree.cleanup)
+
+    def test_a_directory_without_files_to_check_passes_with_a_warning(self):
+        self.tree.write("docs/index.md", "# docs\n")
+        result = run("check", "docs", cwd=self.tree.root, check_exit=0)
+        self.assertIn("torchmigrate: warning: No Python, C/C++ or build files found under the given path(s)\n",
+                      result.stderr)
+        self.assertEqual(run("check", "-s", "docs", cwd=self.tree.root, check_exit=0).stderr, "")
+
+    def test_a_path_that_does_not_exist_is_an_error_even_beside_one_that_does(self):
+        self.tree.write("m.py", EXPORT)
+        alone = run("check", "srcc", cwd=self.tree.root, check_exit=2)
+        self.assertIn("torchmigrate: error: srcc: no such file or directory", alone.stderr)
+        beside = run("check", "srcc", "m.py", cwd=self.tree.root, check_exit=2)
+        self.assertIn("torchmigrate: error: srcc: no such file or directory", beside.stderr)
+        self.assertIn("m.py:3:6: TM201", beside.stdout)  # the other path is still checked
+        self.assertNotIn("No Python", beside.stderr)
+
+    def test_excluded_files_named_one_by_one_pass_silently(self):
+        self.tree.write("torchmigrate.toml", 'extend-exclude = ["gen"]\n')
+        self.tree.write("gen/m.py", EXPORT)
+        result = run("check", "--force-exclude", "gen/m.py", cwd=self.tree.root, check_exit=0)
+        self.assertNotIn("No Python", result.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()
