@@ -8,6 +8,8 @@ import unittest
 from tm_e2e import TempTree, run
 
 EXPORT = "import torch\n\nep = torch.export.export(model, (x,))\n"
+# A syntax error is reported in a file the rules look at (here for TM201, which the tests ignore).
+BROKEN = "import torch\ndef f(:\n    pass\nep = torch.export.export(m, (x,))\n"
 
 
 class ContextLines(unittest.TestCase):
@@ -69,6 +71,56 @@ class NothingToCheck(unittest.TestCase):
         self.tree.write("gen/m.py", EXPORT)
         result = run("check", "--force-exclude", "gen/m.py", cwd=self.tree.root, check_exit=0)
         self.assertNotIn("No Python", result.stderr)
+
+
+class FileProblemCodes(unittest.TestCase):
+    """TM900-TM902 are reported like findings, so they must be selectable like them."""
+
+    def setUp(self):
+        self.tree = TempTree()
+        self.addCleanup(self.tree.cleanup)
+        self.tree.write("broken.py", BROKEN)
+        self.tree.write("blob.py", "x = 1\0\n")
+
+    def codes(self, *args, exit_code=1):
+        """The file-problem codes reported; the file with a syntax error also has a TM201, so the
+        exit code is 1 unless TM201 is left out."""
+        result = run("check", "--output-format", "json", *args, ".", cwd=self.tree.root, check_exit=exit_code)
+        return sorted(finding["code"] for finding in json.loads(result.stdout) if finding["code"].startswith("TM9"))
+
+    def test_they_are_reported_by_default(self):
+        self.assertEqual(self.codes(exit_code=1), ["TM900", "TM901"])
+
+    def test_ignore_and_select_take_them(self):
+        self.assertEqual(self.codes("--ignore", "TM901", exit_code=1), ["TM900"])
+        self.assertEqual(self.codes("--ignore", "TM9"), [])
+        self.assertEqual(self.codes("--ignore", "parse-error,io-error"), [])
+        # They count for the exit code, and ignoring them takes them out of it.
+        run("check", "blob.py", cwd=self.tree.root, check_exit=1)
+        run("check", "--ignore", "TM900", "blob.py", cwd=self.tree.root, check_exit=0)
+        self.assertEqual(self.codes("--select", "TM900"), ["TM900"])
+
+    def test_per_file_ignores_take_them(self):
+        self.assertEqual(self.codes("--per-file-ignores", "broken.py:TM901"), ["TM900"])
+        self.tree.write("torchmigrate.toml", 'per-file-ignores = { "blob.py" = ["TM900"], "broken.py" = ["TM901"] }\n')
+        self.assertEqual(self.codes(), [])
+
+    def test_noqa_takes_them_by_code_not_bare(self):
+        self.tree.write("blob.py", "x = 1\n")
+        self.tree.write("broken.py", BROKEN.replace("(:", "(:  # noqa"))
+        self.assertEqual(self.codes(exit_code=1), ["TM901"])
+        self.tree.write("broken.py", BROKEN.replace("(:", "(:  # noqa: TM901"))
+        self.assertEqual(self.codes(), [])
+        self.tree.write("broken.py", "# torchmigrate: noqa: TM901\n" + BROKEN)
+        self.assertEqual(self.codes(), [])
+
+    def test_rule_explains_them(self):
+        out = run("rule", "TM901", check_exit=0).stdout
+        self.assertTrue(out.startswith("# parse-error (TM901)\n"), out)
+        self.assertIn("## Selecting and suppressing", out)
+        self.assertIn("io-error", run("rule", "tm900", check_exit=0).stdout)
+        rule = json.loads(run("rule", "internal-error", "--output-format", "json", check_exit=0).stdout)
+        self.assertEqual((rule["code"], rule["kind"]), ("TM902", "file-problem"))
 
 
 if __name__ == "__main__":

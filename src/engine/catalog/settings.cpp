@@ -3,8 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
+#include "torchmigrate/engine/catalog/internal_codes.hpp"
 #include "torchmigrate/engine/workspace/project.hpp"
 
 namespace torchmigrate::engine {
@@ -82,6 +85,9 @@ std::string Settings::unmet_requirement(const Fix& fix) const {
 void validate_selector(std::string_view selector, const Catalog& catalog) {
   if (selector == "ALL") return;
   for (const RuleSpec& rule : catalog.rules()) {
+    if (matches(selector, rule)) return;
+  }
+  for (const RuleSpec& rule : internal_rules()) {
     if (matches(selector, rule)) return;
   }
   // The example code and prefix come from the catalog, which names every rule.
