@@ -314,7 +314,9 @@ int CheckRun::print_diff() {
     output::write_unified_diff(outcome.source->path(), outcome.rewrite->original, outcome.rewrite->fixed, *out_);
   }
   print_file_problems(*outcomes_, std::cerr);
-  std::cerr << (would_fix == 0 ? std::string("No errors would be fixed") : "Would fix " + plural(would_fix, "error"))
+  // "findings", as the report's summary counts them: Ruff's "errors" would count warnings too.
+  std::cerr << (would_fix == 0 ? std::string("No findings would be fixed")
+                               : "Would fix " + plural(would_fix, "finding"))
             << ".\n";
   return finish(exit_for(would_fix > 0));
 }
@@ -325,7 +327,7 @@ int CheckRun::fix_only() {
   for (const engine::FileOutcome& outcome : *outcomes_) fixed += outcome.applied.size();
   if (!options_.show_fixes) {
     std::ostream& fix_list_out = !machine_readable_ && !options_.statistics ? *out_ : std::cerr;
-    fix_list_out << (fixed == 0 ? std::string("No errors fixed") : "Fixed " + plural(fixed, "error")) << ".\n";
+    fix_list_out << (fixed == 0 ? std::string("No findings fixed") : "Fixed " + plural(fixed, "finding")) << ".\n";
   }
   // Remaining findings do not fail --fix-only; a file that could not be fixed does.
   return finish(exit_for(failed || (options_.exit_non_zero_on_fix && fixed > 0)));

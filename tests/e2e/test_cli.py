@@ -69,7 +69,7 @@ class CheckExampleProject(unittest.TestCase):
         result = run("check", "project", "--diff", cwd=self.tree.root, check_exit=1)
         self.assertIn("--- a/project/src/legacy_models/exporting.py", result.stdout)
         self.assertIn("+++ b/project/src/legacy_models/exporting.py", result.stdout)
-        self.assertRegex(result.stderr, r"Would fix \d+ errors")
+        self.assertRegex(result.stderr, r"Would fix \d+ findings")
         self.assertEqual(before, {p: p.read_bytes() for p in self.tree.project.rglob("*") if p.is_file()})
 
     def test_exit_zero(self):
