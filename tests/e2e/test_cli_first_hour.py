@@ -123,5 +123,69 @@ class FileProblemCodes(unittest.TestCase):
         self.assertEqual((rule["code"], rule["kind"]), ("TM902", "file-problem"))
 
 
+class RuffHabits(unittest.TestCase):
+    def setUp(self):
+        self.tree = TempTree()
+        self.addCleanup(self.tree.cleanup)
+        self.tree.write("requirements.txt", "torch>=2.7\n")
+        self.tree.write("m.py", EXPORT)
+
+    def codes(self, *args, exit_code=1):
+        result = run("check", "--output-format", "json", *args, "m.py", cwd=self.tree.root, check_exit=exit_code)
+        return sorted(finding["code"] for finding in json.loads(result.stdout))
+
+    def test_selectors_with_spaces_and_in_lower_case(self):
+        self.assertEqual(self.codes("--select", "TM101, TM201"), ["TM201"])
+        self.assertEqual(self.codes("--select", "tm201"), ["TM201"])
+        self.assertEqual(self.codes("--ignore", "tm2", exit_code=0), [])
+        self.tree.write("torchmigrate.toml", 'ignore = ["tm201 "]\n')
+        self.assertEqual(self.codes(exit_code=0), [])
+
+    def test_no_arguments_print_the_help_and_exit_2(self):
+        result = run(check_exit=2)
+        self.assertIn("check", result.stderr)
+        self.assertIn("Usage", result.stderr)
+        self.assertEqual(result.stdout, "")
+
+    def test_a_mistyped_output_format_gets_a_suggestion(self):
+        result = run("check", "--output-format", "jsn", "m.py", cwd=self.tree.root, check_exit=2)
+        self.assertIn("unknown output format `jsn`; did you mean `json`?", result.stderr)
+
+    def test_config_takes_inline_settings(self):
+        self.assertEqual(self.codes("--config", "ignore = ['TM201']", exit_code=0), [])
+        # Over the configuration file's settings, as Ruff's.
+        self.tree.write("torchmigrate.toml", 'select = ["TM1"]\n')
+        self.assertEqual(self.codes(exit_code=0), [])
+        self.assertEqual(self.codes("--config", 'select = ["TM2"]'), ["TM201"])
+        self.assertEqual(self.codes("--config", "torchmigrate.toml", "--config", "extend-select = ['TM2']"), ["TM201"])
+        bad = run("check", "--config", "select = TM2", "m.py", cwd=self.tree.root, check_exit=2)
+        self.assertIn("--config", bad.stderr)
+        self.assertIn("KEY = VALUE", bad.stderr)
+        unknown = run("check", "--config", "selct = ['TM2']", "m.py", cwd=self.tree.root, check_exit=2)
+        self.assertIn("unknown key `selct`", unknown.stderr)
+
+    def test_ignore_noqa(self):
+        self.tree.write("m.py", EXPORT.rstrip("\n") + "  # noqa: TM201\n")
+        self.assertEqual(self.codes(exit_code=0), [])
+        self.assertEqual(self.codes("--ignore-noqa"), ["TM201"])
+
+    def test_extend_fixable_wins_over_a_less_specific_unfixable(self):
+        args = ("check", "--diff", "--unsafe-fixes", "--unfixable", "TM2", "m.py")
+        self.assertIn("No findings would be fixed", run(*args, cwd=self.tree.root, check_exit=0).stderr)
+        fixed = run(*args, "--extend-fixable", "TM201", cwd=self.tree.root, check_exit=1)
+        self.assertIn("Would fix 1 finding.", fixed.stderr)
+
+    def test_no_fix_overrides_fix(self):
+        run("check", "--fix", "--unsafe-fixes", "--no-fix", "m.py", cwd=self.tree.root, check_exit=1)
+        self.assertEqual((self.tree.root / "m.py").read_text(), EXPORT)
+
+    def test_min_torch_with_a_patch_is_refused_with_what_to_write(self):
+        result = run("check", "--min-torch", "2.8.1", "m.py", cwd=self.tree.root, check_exit=2)
+        self.assertIn("--min-torch: `2.8.1` names a patch release; write `2.8`", result.stderr)
+        self.tree.write("torchmigrate.toml", 'min-torch = "2.8.1"\n')
+        result = run("check", "m.py", cwd=self.tree.root, check_exit=2)
+        self.assertIn("torchmigrate.toml:1:13: `min-torch` `2.8.1` names a patch release; write `2.8`", result.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()
