@@ -99,6 +99,8 @@ class FileProblemCodes(unittest.TestCase):
         run("check", "blob.py", cwd=self.tree.root, check_exit=1)
         run("check", "--ignore", "TM900", "blob.py", cwd=self.tree.root, check_exit=0)
         self.assertEqual(self.codes("--select", "TM900"), ["TM900"])
+        # A selection that does not name them keeps them: it must not hide unchecked files.
+        self.assertEqual(self.codes("--select", "TM201"), ["TM900", "TM901"])
 
     def test_per_file_ignores_take_them(self):
         self.assertEqual(self.codes("--per-file-ignores", "broken.py:TM901"), ["TM900"])
@@ -144,7 +146,7 @@ class RuffHabits(unittest.TestCase):
     def test_no_arguments_print_the_help_and_exit_2(self):
         result = run(check_exit=2)
         self.assertIn("check", result.stderr)
-        self.assertIn("Usage", result.stderr)
+        self.assertIn("Usage: torchmigrate", result.stderr)
         self.assertEqual(result.stdout, "")
 
     def test_a_mistyped_output_format_gets_a_suggestion(self):

@@ -31,7 +31,7 @@ RuleSpec internal_rule(std::string code, std::string name, std::string summary, 
 }
 
 constexpr std::string_view kSelecting =
-    "Enabled by default. `ignore = [\"{}\"]` (or `--ignore {}`, or a `per-file-ignores` entry) leaves "
+    "Reported whatever `select` says. `ignore = [\"{}\"]` (or `--ignore {}`, or a `per-file-ignores` entry) leaves "
     "these notes out of the report and the exit code; `# noqa: {}` on the line, or `# torchmigrate: noqa: "
     "{}` anywhere in the file, suppresses one. A bare `# noqa` does not: a file that was not checked should "
     "not pass by accident.";
@@ -90,10 +90,14 @@ const RuleSpec* find_internal_rule(std::string_view code_or_name) {
 }
 
 void drop_deselected_file_problems(std::vector<Diagnostic>& diagnostics, const RuleSelection& selection) {
+  // Whatever `select` says, as Ruff's syntax errors: `--select TM2` must not hide that a file
+  // was not checked. Only an ignore takes them out.
+  RuleSelection ignoring = selection;
+  ignoring.select.clear();
   std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
     if (!is_internal_code(diagnostic.code)) return false;
     const RuleSpec* rule = find_internal_rule(diagnostic.code);
-    return rule != nullptr && !selection.enabled(*rule);
+    return rule != nullptr && !ignoring.enabled(*rule);
   });
 }
 

@@ -20,7 +20,8 @@ const std::vector<RuleSpec>& internal_rules();
 // The internal code of `code_or_name` ("TM901", "tm901", "parse-error"), or null.
 const RuleSpec* find_internal_rule(std::string_view code_or_name);
 
-// Drops the file problems that `selection` leaves out (`ignore = ["TM901"]`, a per-file ignore).
+// Drops the file problems that `selection` ignores (`ignore = ["TM901"]`, a per-file ignore); a
+// `select` that does not name them keeps them.
 void drop_deselected_file_problems(std::vector<Diagnostic>& diagnostics, const RuleSelection& selection);
 
 }  // namespace torchmigrate::engine
