@@ -26,6 +26,7 @@
 #include "torchmigrate/cli/shard.hpp"
 #include "torchmigrate/cli/shard_result.hpp"
 #include "torchmigrate/cli/stdin_input.hpp"
+#include "torchmigrate/cli/suggest.hpp"
 #include "torchmigrate/engine/catalog/catalog.hpp"
 #include "torchmigrate/engine/catalog/settings.hpp"
 #include "torchmigrate/engine/lint/add_noqa.hpp"
@@ -44,17 +45,30 @@
 namespace torchmigrate::cli {
 namespace {
 
+// Each selector normalized (`tm201`, ` TM202`) and checked against the catalog.
+std::vector<std::string> checked_selectors(const std::vector<std::string>& selectors, const engine::Catalog& catalog) {
+  std::vector<std::string> out;
+  for (const std::string& selector : selectors) {
+    out.push_back(engine::normalize_selector(selector));
+    engine::validate_selector(out.back(), catalog);
+  }
+  return out;
+}
+
 engine::CliOverrides overrides_from(const CheckOptions& options, const engine::Catalog& catalog) {
   engine::CliOverrides overrides;
-  for (const auto* list : {&options.select, &options.extend_select, &options.ignore}) {
-    for (const std::string& selector : *list) engine::validate_selector(selector, catalog);
-  }
-  overrides.select = options.select;
-  overrides.extend_select = options.extend_select;
-  overrides.ignore = options.ignore;
+  overrides.select = checked_selectors(options.select, catalog);
+  overrides.extend_select = checked_selectors(options.extend_select, catalog);
+  overrides.ignore = checked_selectors(options.ignore, catalog);
+  overrides.extend_fixable = checked_selectors(options.extend_fixable, catalog);
+  overrides.ignore_noqa = options.ignore_noqa;
   overrides.unsafe_fixes = options.unsafe_fixes;
   if (!options.min_torch.empty()) {
-    engine::TorchVersion::parse(options.min_torch);
+    try {
+      engine::parse_min_torch(options.min_torch);
+    } catch (const std::invalid_argument& error) {
+      throw std::invalid_argument(std::string("--min-torch: ") + error.what());
+    }
     overrides.min_torch = options.min_torch;
   }
   if (!options.target_version.empty()) {
@@ -80,22 +94,20 @@ engine::CliOverrides overrides_from(const CheckOptions& options, const engine::C
       if (overrides.per_file_ignores.empty()) {
         throw std::invalid_argument("--per-file-ignores takes GLOB:CODES, e.g. 'tests/**:TM2', not `" + entry + "`");
       }
-      engine::validate_selector(entry, catalog);
-      overrides.per_file_ignores.back().second.push_back(entry);
+      std::string code = engine::normalize_selector(entry);
+      engine::validate_selector(code, catalog);
+      overrides.per_file_ignores.back().second.push_back(code);
       continue;
     }
-    std::string glob = entry.substr(0, colon), code = entry.substr(colon + 1);
+    std::string glob = entry.substr(0, colon), code = engine::normalize_selector(entry.substr(colon + 1));
     if (glob.empty() || code.empty()) {
       throw std::invalid_argument("--per-file-ignores takes GLOB:CODES, e.g. 'tests/**:TM2', not `" + entry + "`");
     }
     engine::validate_selector(code, catalog);
     overrides.per_file_ignores.push_back({{here, glob}, {code}});
   }
-  for (const auto* list : {&options.fixable, &options.unfixable}) {
-    for (const std::string& selector : *list) engine::validate_selector(selector, catalog);
-  }
-  if (!options.fixable.empty()) overrides.fixable = options.fixable;
-  overrides.unfixable = options.unfixable;
+  if (!options.fixable.empty()) overrides.fixable = checked_selectors(options.fixable, catalog);
+  overrides.unfixable = checked_selectors(options.unfixable, catalog);
   for (const std::string& entry : options.policies) {
     size_t equals = entry.find('=');
     std::string code = equals == std::string::npos ? "ALL" : entry.substr(0, equals);
@@ -142,17 +154,25 @@ void add_selection_options(CLI::App& command, CheckOptions& options) {
                   "Rules to enable: codes, prefixes (TM2) or ALL; replaces the default set");
   add_list_option(command, "--extend-select", options.extend_select, "Rules to enable on top of the selection");
   add_list_option(command, "--ignore", options.ignore, "Rules to disable: codes or prefixes");
-  command.add_flag("--fix", options.fix, "Apply safe fixes in place");
-  command.add_flag("--unsafe-fixes", options.unsafe_fixes, "Also apply (and show as fixable) unsafe fixes");
+  command.add_flag("--fix,!--no-fix", options.fix,
+                   "Apply safe fixes in place (--no-fix: do not, whatever came before)");
+  command.add_flag("--unsafe-fixes,!--no-unsafe-fixes", options.unsafe_fixes,
+                   "Also apply (and show as fixable) unsafe fixes");
   command.add_flag("--diff", options.diff,
                    "Print the fixes as a unified diff instead of writing them (exit 1 when there is one)");
-  command.add_flag("--fix-only", options.fix_only, "Apply fixes without reporting the findings that remain");
-  command.add_flag("--show-fixes", options.show_fixes, "List the fixes applied, per file and rule");
+  command.add_flag("--fix-only,!--no-fix-only", options.fix_only,
+                   "Apply fixes without reporting the findings that remain");
+  command.add_flag("--show-fixes,!--no-show-fixes", options.show_fixes, "List the fixes applied, per file and rule");
   command.add_flag("--exit-zero", options.exit_zero, "Exit 0 even when findings remain");
   command.add_flag("--exit-non-zero-on-fix", options.exit_non_zero_on_fix,
                    "Exit 1 if any fix was applied, even when no finding remains");
-  command.add_option("--config", options.config_path,
-                     "Use this configuration file for every checked file (instead of the nearest one)");
+  command
+      .add_option("--config", options.config_args,
+                  "A configuration file for every checked file (instead of the nearest one), or a setting "
+                  "over every configuration file: --config 'select = [\"TM2\"]' (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("PATH|KEY=VALUE");
+  command.add_flag("--ignore-noqa", options.ignore_noqa, "Ignore every suppression comment (# noqa, NOLINT)");
   command.add_flag("--isolated", options.isolated, "Ignore every configuration file");
   add_list_option(command, "--exclude", options.exclude,
                   "Paths or globs to skip instead of the configuration's `exclude` (the built-in skips stay)");
@@ -163,7 +183,9 @@ void add_selection_options(CLI::App& command, CheckOptions& options) {
   add_list_option(command, "--fixable", options.fixable,
                   "Rules whose fixes may apply (default: all); replaces the configuration's `fixable`");
   add_list_option(command, "--unfixable", options.unfixable, "Rules whose fixes never apply (reported, not fixed)");
-  command.add_flag("--force-exclude", options.force_exclude,
+  add_list_option(command, "--extend-fixable", options.extend_fixable,
+                  "Rules whose fixes may apply, on top of `fixable` (and against `unfixable`: the more specific wins)");
+  command.add_flag("--force-exclude,!--no-force-exclude", options.force_exclude,
                    "Apply excludes to files named on the command line too (as pre-commit passes them)");
   command.add_flag("--respect-gitignore", options.respect_gitignore, "Skip files ignored by git (the default)");
   command.add_flag("--no-respect-gitignore", options.no_respect_gitignore, "Check files even if git ignores them");
@@ -178,6 +200,25 @@ void add_selection_options(CLI::App& command, CheckOptions& options) {
                    "outside the project");
 }
 
+// `--output-format jsn`: the formats, and the one meant when it is a typo.
+CLI::Validator known_format() {
+  std::string choices = "{";
+  for (const std::string& name : output::format_names()) choices += (choices.size() > 1 ? "," : "") + name;
+  choices += "}";
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        std::vector<std::string> names = output::format_names();
+        if (std::find(names.begin(), names.end(), value) != names.end()) return {};
+        std::string message = "unknown output format `" + value + "`";
+        if (auto suggestion = closest_name(value, names)) message += "; did you mean `" + *suggestion + "`?";
+        message += " (one of:";
+        for (const std::string& name : names) message += " " + name;
+        return message + ")";
+      },
+      // As CLI11's IsMember writes it: the help and the shell completions read the choices here.
+      choices);
+}
+
 // How the run goes and what it prints.
 void add_run_options(CLI::App& command, CheckOptions& options) {
   command.add_option("--cache-dir", options.cache_dir,
@@ -186,7 +227,7 @@ void add_run_options(CLI::App& command, CheckOptions& options) {
   command.add_flag("--no-cache", options.no_cache, "Do not read or write the cache");
   command.add_option("--output-format", options.output_format, "Report format (default: concise)")
       ->envname("TORCHMIGRATE_OUTPUT_FORMAT")
-      ->check(CLI::IsMember(output::format_names()));
+      ->check(known_format());
   command.add_option("-o,--output-file", options.output_file, "Write the report to this file instead of stdout");
   command.add_flag("--statistics", options.statistics, "Print the number of findings per rule instead of the findings");
   add_list_option(command, "--policy", options.policies,
@@ -228,6 +269,26 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
 
 namespace {
 
+// As Ruff: `--config PATH` names the configuration file, `--config 'KEY = VALUE'` sets one key
+// over every configuration file. An argument that is a file, or has no `=`, is the path.
+std::optional<engine::ConfigFile> sort_config_args(CheckOptions& options, const engine::Catalog& catalog) {
+  std::string inline_text;
+  for (const std::string& argument : options.config_args) {
+    std::error_code error;
+    if (std::filesystem::is_regular_file(argument, error) || argument.find('=') == std::string::npos) {
+      if (!options.config_path.empty()) {
+        throw std::invalid_argument("--config names two configuration files (`" + options.config_path + "`, `" +
+                                    argument + "`); pass one, and settings as --config 'KEY = VALUE'");
+      }
+      options.config_path = argument;
+      continue;
+    }
+    inline_text += argument + '\n';
+  }
+  if (inline_text.empty()) return std::nullopt;
+  return engine::read_inline_config(inline_text, catalog);
+}
+
 // Flags that cannot go together, or values that cannot be read: the message, or "".
 std::string usage_error(const CheckOptions& options) {
   // --add-noqa writes suppressions instead of fixes: it would silently ignore these (and --diff
@@ -238,7 +299,7 @@ std::string usage_error(const CheckOptions& options) {
              "; run the fixes first, then --add-noqa for what remains";
     }
   }
-  if (!options.config_path.empty() && options.isolated) return "--config and --isolated cannot be combined";
+  if (!options.config_path.empty() && options.isolated) return "--config PATH and --isolated cannot be combined";
   if (options.add_noqa && (!options.baseline.empty() || !options.write_baseline.empty())) {
     return "--add-noqa suppresses every current finding, so a baseline has nothing to do; use one or the other";
   }
@@ -259,11 +320,15 @@ std::string usage_error(const CheckOptions& options) {
 
 }  // namespace
 
-int run_check(const CheckOptions& options, const engine::Catalog& catalog) {
+int run_check(CheckOptions& options, const engine::Catalog& catalog) {
   engine::CliOverrides overrides;
   try {
     overrides = overrides_from(options, catalog);
+    overrides.inline_config = sort_config_args(options, catalog);
   } catch (const std::invalid_argument& error) {
+    std::cerr << "torchmigrate: error: " << error.what() << '\n';
+    return kExitUsage;
+  } catch (const engine::ConfigError& error) {
     std::cerr << "torchmigrate: error: " << error.what() << '\n';
     return kExitUsage;
   }

@@ -39,12 +39,13 @@ bool print_file_problems(const std::vector<engine::FileOutcome>& outcomes, std::
   return failed;
 }
 
-// Ruff's `--show-fixes` list: "Fixed N errors:" then, per file, a count per rule.
+// Ruff's `--show-fixes` list: "Fixed N findings:" (Ruff says errors, for warnings too) then, per
+// file, a count per rule.
 void print_fix_list(const std::vector<engine::FileOutcome>& outcomes, const engine::Catalog& catalog, std::ostream& out) {
   size_t total = 0;
   for (const engine::FileOutcome& outcome : outcomes) total += outcome.applied.size();
   if (total == 0) return;
-  out << "Fixed " << total << " error" << (total == 1 ? "" : "s") << ":\n";
+  out << "Fixed " << total << " finding" << (total == 1 ? "" : "s") << ":\n";
   for (const engine::FileOutcome& outcome : outcomes) {
     if (outcome.applied.empty()) continue;
     std::map<std::string, size_t> counts;

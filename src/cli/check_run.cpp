@@ -4,6 +4,8 @@
 // fix list, or the report, and the exit code.
 #include "torchmigrate/cli/check_run.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -42,6 +44,7 @@ class CheckRun {
   int start();
   engine::RunOptions run_options();
   int walk(engine::Run& run);
+  void warn_if_nothing_found(const engine::Discovery& discovery) const;
   int check(engine::Run& run);
   int after_check();
   int write_baseline();
@@ -171,6 +174,7 @@ int CheckRun::walk(engine::Run& run) {
   for (const std::string& error : discovery.errors) std::cerr << "torchmigrate: error: " << error << '\n';
   for (const std::string& note : discovery.notes) std::cerr << "torchmigrate: note: " << note << '\n';
   if (!discovery.errors.empty() && discovery.files.empty()) return kExitUsage;
+  warn_if_nothing_found(discovery);
   // A shard's JSON carries what `merge` needs, which depends on the whole run's file list.
   if (!options_.shard.empty()) {
     Shard shard = parse_shard(options_.shard);
@@ -185,13 +189,28 @@ int CheckRun::walk(engine::Run& run) {
   return -1;
 }
 
+// As Ruff: a directory with nothing to check (a typo of the intended one, a tree of other
+// languages) passes, but says so. Files named one by one and all excluded (pre-commit with
+// --force-exclude) pass silently.
+void CheckRun::warn_if_nothing_found(const engine::Discovery& discovery) const {
+  if (!discovery.files.empty() || !discovery.errors.empty() || from_stdin_ || options_.silent) return;
+  std::error_code error;
+  if (std::none_of(paths_->begin(), paths_->end(),
+                   [&](const std::string& path) { return std::filesystem::is_directory(path, error); })) {
+    return;
+  }
+  std::cerr << "torchmigrate: warning: No Python, C/C++ or build files found under the given path(s)\n";
+}
+
 int CheckRun::check(engine::Run& run) {
   const std::vector<engine::DiscoveredFile>& files = discovery_->files;
   // Every linter before the first file: a bad configuration fails before any file is touched.
   run.resolve_linters();
-  ContextLines context_lines = machine_readable_ || options_.quiet || options_.silent ? ContextLines::NotesOnly
-                               : options_.verbose                                     ? ContextLines::Verbose
-                                                                                      : ContextLines::Normal;
+  const bool lines_only_warnings = machine_readable_ || options_.quiet || options_.silent;
+  ContextLines context_lines = lines_only_warnings
+                                   ? (options_.verbose ? ContextLines::WarningsAndNotes : ContextLines::Warnings)
+                               : options_.verbose ? ContextLines::Verbose
+                                                  : ContextLines::Normal;
   print_torch_ranges(workspace_, files, *paths_, context_lines, std::cerr);
   phases_.end("settings");
   if (progress_line_) {
@@ -295,7 +314,9 @@ int CheckRun::print_diff() {
     output::write_unified_diff(outcome.source->path(), outcome.rewrite->original, outcome.rewrite->fixed, *out_);
   }
   print_file_problems(*outcomes_, std::cerr);
-  std::cerr << (would_fix == 0 ? std::string("No errors would be fixed") : "Would fix " + plural(would_fix, "error"))
+  // "findings", as the report's summary counts them: Ruff's "errors" would count warnings too.
+  std::cerr << (would_fix == 0 ? std::string("No findings would be fixed")
+                               : "Would fix " + plural(would_fix, "finding"))
             << ".\n";
   return finish(exit_for(would_fix > 0));
 }
@@ -306,7 +327,7 @@ int CheckRun::fix_only() {
   for (const engine::FileOutcome& outcome : *outcomes_) fixed += outcome.applied.size();
   if (!options_.show_fixes) {
     std::ostream& fix_list_out = !machine_readable_ && !options_.statistics ? *out_ : std::cerr;
-    fix_list_out << (fixed == 0 ? std::string("No errors fixed") : "Fixed " + plural(fixed, "error")) << ".\n";
+    fix_list_out << (fixed == 0 ? std::string("No findings fixed") : "Fixed " + plural(fixed, "finding")) << ".\n";
   }
   // Remaining findings do not fail --fix-only; a file that could not be fixed does.
   return finish(exit_for(failed || (options_.exit_non_zero_on_fix && fixed > 0)));
@@ -351,6 +372,9 @@ int CheckRun::report() {
 
 int CheckRun::finish(int exit_code) {
   out_->flush();
+  // A path that does not exist fails the run even when the others were checked: a typo in CI
+  // must not pass.
+  if (discovery_ != nullptr && !discovery_->missing.empty()) exit_code = kExitUsage;
   if (options_.verbose) {
     phases_.end("report");
     phases_.print(std::cerr, discovery_ ? discovery_->files.size() : 0, jobs_);

@@ -30,7 +30,8 @@ struct CommandInfo {
   ValueKind positional;  // what the positional arguments are
 };
 
-const std::set<std::string> kRuleSelectors = {"--select", "--extend-select", "--ignore", "--fixable", "--unfixable"};
+const std::set<std::string> kRuleSelectors = {"--select",  "--extend-select", "--ignore",
+                                              "--fixable", "--unfixable",     "--extend-fixable"};
 
 std::vector<std::string> rule_words(const engine::Catalog& catalog) {
   std::set<std::string> words = {"ALL"};

@@ -119,6 +119,12 @@ int run_command(int argc, char** argv) {
   }
   CommandLine& line = kept_until_exit<CommandLine>();
   CLI::App& app = line.app;
+  // As Ruff: no command at all prints the help, on stderr, as a usage error.
+  if (argc <= 1) {
+    app.name("torchmigrate");  // parsing names the app from argv[0]; nothing was parsed
+    std::cerr << app.help();
+    return kExitUsage;
+  }
   if (report_unknown_words(app, argc, argv, std::cerr)) return kExitUsage;
   try {
     app.parse(argc, argv);

@@ -163,17 +163,26 @@ void print_torch_ranges(engine::Workspace& workspace, const std::vector<engine::
     for (const std::string& warning : context.range->warnings) warnings.insert(warning);
   }
   for (const std::string& warning : warnings) err << "torchmigrate: warning: " << warning << '\n';
-  for (const std::string& note : notes) err << "torchmigrate: note: " << note << '\n';
-  if (lines == ContextLines::NotesOnly) return;
+  // The notes say which pins were ignored: a tree of many projects has dozens, so a default run
+  // counts them on its one context line and -v lists them.
+  if (lines == ContextLines::Verbose || lines == ContextLines::WarningsAndNotes) {
+    for (const std::string& note : notes) err << "torchmigrate: note: " << note << '\n';
+  }
+  if (lines == ContextLines::Warnings || lines == ContextLines::WarningsAndNotes) return;
+  std::string ignored_pins;
+  if (lines == ContextLines::Normal && !notes.empty()) {
+    ignored_pins = "; " + std::to_string(notes.size()) + (notes.size() == 1 ? " torch pin" : " torch pins") +
+                   " could not be read (-v lists them)";
+  }
   // A default run says one line however many projects it spans; -v one per project.
   if (lines == ContextLines::Normal && by_root.size() > 1) {
-    err << "torchmigrate: " << summary_line(by_root) << '\n';
+    err << "torchmigrate: " << summary_line(by_root) << ignored_pins << '\n';
     return;
   }
   for (const auto& [root, context] : by_root) {
     err << "torchmigrate: ";
     if (by_root.size() > 1 || lines == ContextLines::Verbose) err << shown(root) << ": ";
-    err << range_line(context);
+    err << range_line(context) << ignored_pins;
     if (lines == ContextLines::Verbose) err << "; configuration: " << configuration_of(*context.config);
     err << '\n';
   }

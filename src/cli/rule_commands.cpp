@@ -16,6 +16,7 @@
 
 #include "torchmigrate/cli/commands.hpp"
 #include "torchmigrate/engine/catalog/catalog.hpp"
+#include "torchmigrate/engine/catalog/internal_codes.hpp"
 #include "torchmigrate/engine/catalog/rule_lifecycle.hpp"
 #include "torchmigrate/output/rule_docs.hpp"
 
@@ -168,7 +169,37 @@ int write_docs(const engine::Catalog& catalog, const fs::path& directory) {
 
 }  // namespace
 
+namespace {
+
+// `rule TM901`: a file problem's code has no release, kind or fix, only what it reports.
+void write_file_problem(const engine::RuleSpec& rule, const std::string& format, std::ostream& out) {
+  const engine::RuleDocs& docs = rule.docs();
+  if (format == "json") {
+    nlohmann::ordered_json json = {{"code", rule.code},
+                                   {"name", rule.name},
+                                   {"summary", rule.summary},
+                                   {"kind", "file-problem"},
+                                   {"default_enabled", true},
+                                   {"docs", {{"what", docs.what}, {"why", docs.why}}},
+                                   {"selection", docs.limitations}};
+    out << json.dump(2) << '\n';
+    return;
+  }
+  out << "# " << rule.name << " (" << rule.code << ")\n\n"
+      << rule.summary << ". A file problem, not a rule of the migration catalog: it has no release and no fix.\n\n"
+      << "## What it reports\n\n"
+      << docs.what << "\n\n## Why\n\n"
+      << docs.why << "\n\n## Selecting and suppressing\n\n"
+      << docs.limitations << '\n';
+}
+
+}  // namespace
+
 int run_rule(const engine::Catalog& catalog, const std::string& code, const std::string& format) {
+  if (const engine::RuleSpec* problem = engine::find_internal_rule(code)) {
+    write_file_problem(*problem, format, std::cout);
+    return kExitClean;
+  }
   const engine::RuleSpec* rule = catalog.find_by_code_or_name(code);
   if (rule == nullptr) {
     // Codes are written upper case, but `rule tm101` means the same rule.

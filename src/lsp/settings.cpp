@@ -101,6 +101,7 @@ std::vector<std::string> SettingsResolver::set_options(const ClientOptions& opti
       {"select", &accepted.select}, {"extendSelect", &accepted.extend_select}, {"ignore", &accepted.ignore}};
   for (const auto& [option, list] : lists) {
     const char* name = option;  // a lambda may not capture a structured binding before clang 16
+    for (std::string& selector : *list) selector = engine::normalize_selector(selector);  // `tm201`, as check
     std::erase_if(*list, [&](const std::string& selector) {
       try {
         engine::validate_selector(selector, catalog_);
@@ -113,7 +114,7 @@ std::vector<std::string> SettingsResolver::set_options(const ClientOptions& opti
   }
   if (accepted.min_torch) {
     try {
-      engine::TorchVersion::parse(*accepted.min_torch);
+      engine::parse_min_torch(*accepted.min_torch);  // `2.8.1` too, as in check
     } catch (const std::invalid_argument&) {
       errors.push_back("option `minTorch`: `" + *accepted.min_torch + "` is not a version MAJOR.MINOR; ignored");
       accepted.min_torch.reset();

@@ -133,12 +133,12 @@ class BatchFix(unittest.TestCase):
         project = self.copy("project")
         result = run("check", "--fix-only", "--show-fixes", ".", cwd=project, expect=0)
         out = result.stdout.decode()
-        self.assertRegex(out, r"^Fixed \d+ errors:\n- ")
+        self.assertRegex(out, r"^Fixed \d+ findings:\n- ")
         self.assertIn("\n- src/legacy_models/exporting.py:\n", out)
         self.assertRegex(out, r"\n    \d+ × TM201 \(export-strict-default-changed\)\n")
         self.assertNotIn("TM102", out)  # remaining findings are not reported
         quiet = run("check", "--fix-only", ".", cwd=self.copy("other"), expect=0)
-        self.assertRegex(quiet.stdout.decode(), r"^Fixed \d+ errors\.\n$")
+        self.assertRegex(quiet.stdout.decode(), r"^Fixed \d+ findings\.\n$")
 
     def test_line_endings_bom_and_permissions_survive(self):
         reference, project = self.copy("reference"), self.copy("project")

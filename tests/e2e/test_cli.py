@@ -69,7 +69,7 @@ class CheckExampleProject(unittest.TestCase):
         result = run("check", "project", "--diff", cwd=self.tree.root, check_exit=1)
         self.assertIn("--- a/project/src/legacy_models/exporting.py", result.stdout)
         self.assertIn("+++ b/project/src/legacy_models/exporting.py", result.stdout)
-        self.assertRegex(result.stderr, r"Would fix \d+ errors")
+        self.assertRegex(result.stderr, r"Would fix \d+ findings")
         self.assertEqual(before, {p: p.read_bytes() for p in self.tree.project.rglob("*") if p.is_file()})
 
     def test_exit_zero(self):
@@ -123,7 +123,7 @@ class CheckSmallFiles(unittest.TestCase):
 
     def test_usage_errors_exit_2(self):
         self.tree.write("ok.py", "x = 1\n")
-        self.assertIn("unknown rule selector", run("check", "ok.py", "--select", "TM9", cwd=self.tree.root,
+        self.assertIn("unknown rule selector", run("check", "ok.py", "--select", "TM99", cwd=self.tree.root,
                                                    check_exit=2).stderr)
         run("check", "ok.py", "--no-such-flag", cwd=self.tree.root, check_exit=2)
         run("check", "ok.py", "--output-format", "xml", cwd=self.tree.root, check_exit=2)

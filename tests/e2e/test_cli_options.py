@@ -42,6 +42,7 @@ OPTIONS = [
     (["--per-file-ignores"], "a.py:TM102", [], True),
     (["--fixable"], "TM102", [], True),
     (["--unfixable"], "TM201", [], True),
+    (["--extend-fixable"], "TM201", [], False),
     (["--shard"], "1/2", [], True),
     (["--stdin-filename"], "a.py", [], False),
     (["--config"], "other.toml", [], True),

@@ -28,7 +28,11 @@ struct CheckOptions {
   std::string min_torch;
   std::string target_version;
   std::string compile_database_dir;
-  std::string config_path;     // --config
+  std::string config_path;  // --config PATH
+  // Every --config as given: a file (at most one), or inline `KEY = VALUE` settings.
+  std::vector<std::string> config_args;
+  bool ignore_noqa = false;  // suppression comments suppress nothing
+  std::vector<std::string> extend_fixable;
   bool isolated = false;       // ignore every configuration file
   bool force_exclude = false;  // apply excludes to files named on the command line
   bool respect_gitignore = false;
@@ -62,7 +66,8 @@ struct CheckOptions {
 };
 
 void add_check_options(CLI::App& command, CheckOptions& options);
-int run_check(const CheckOptions& options, const engine::Catalog& catalog);
+// Takes `options` to sort its --config arguments into the file and the inline settings.
+int run_check(CheckOptions& options, const engine::Catalog& catalog);
 // One rule's docs; format "text" (Markdown) or "json".
 int run_rule(const engine::Catalog& catalog, const std::string& code, const std::string& format);
 // Every rule's docs: Markdown one after the other, or a JSON array.

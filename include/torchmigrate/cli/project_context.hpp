@@ -15,9 +15,10 @@
 
 namespace torchmigrate::cli {
 
-// NotesOnly for machine-readable formats and --quiet; Verbose (-v) also names each project's
-// directory and the configuration file that applied there.
-enum class ContextLines { NotesOnly, Normal, Verbose };
+// Warnings only for machine-readable formats and --quiet (with -v, the notes about ignored pins
+// too); Normal: one line, counting those notes; Verbose (-v): a line per project naming its
+// directory and the configuration file that applied there, and every note.
+enum class ContextLines { Warnings, WarningsAndNotes, Normal, Verbose };
 
 // The projects of the run by root, each with the context of its first file; a run of no files
 // names the project of its first path.
@@ -30,8 +31,9 @@ std::map<std::filesystem::path, engine::FileContext> projects_of_run(engine::Wor
 void describe_projects(engine::Workspace& workspace, const std::vector<engine::DiscoveredFile>& files,
                        const std::vector<std::string>& paths, output::Report& report);
 
-// One line per project of the run ("supported torch >= 2.7 (from requirements.txt:1)"),
-// prefixed by the project's directory when the run spans several; notes about unreadable pins.
+// The run's torch range ("supported torch >= 2.7 (from requirements.txt:1)"), one line for a run
+// over several projects (-v: one per project, prefixed by its directory); conflicting pins
+// (warnings) and the pins that could not be read (notes; a count without -v).
 void print_torch_ranges(engine::Workspace& workspace, const std::vector<engine::DiscoveredFile>& files,
                         const std::vector<std::string>& paths, ContextLines lines, std::ostream& err);
 

@@ -3,8 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
+#include "torchmigrate/engine/catalog/internal_codes.hpp"
 #include "torchmigrate/engine/workspace/project.hpp"
 
 namespace torchmigrate::engine {
@@ -48,7 +51,7 @@ FixPolicy Settings::policy_for(std::string_view code) const {
 }
 
 bool Settings::fixable_rule(const RuleSpec& rule) const {
-  size_t allowed = fixable.empty() ? 1 : best_match(fixable, rule);
+  size_t allowed = std::max(fixable.empty() ? 1 : best_match(fixable, rule), best_match(extend_fixable, rule));
   return allowed > 0 && allowed > best_match(unfixable, rule);
 }
 
@@ -84,6 +87,9 @@ void validate_selector(std::string_view selector, const Catalog& catalog) {
   for (const RuleSpec& rule : catalog.rules()) {
     if (matches(selector, rule)) return;
   }
+  for (const RuleSpec& rule : internal_rules()) {
+    if (matches(selector, rule)) return;
+  }
   // The example code and prefix come from the catalog, which names every rule.
   std::string examples = "a rule code";
   if (!catalog.rules().empty()) {
@@ -92,6 +98,22 @@ void validate_selector(std::string_view selector, const Catalog& catalog) {
   }
   throw std::invalid_argument("unknown rule selector `" + std::string(selector) + "`; use " + examples +
                               ", a rule name, or ALL (`torchmigrate rules` lists them)");
+}
+
+std::string normalize_selector(std::string_view selector) {
+  size_t begin = selector.find_first_not_of(" \t");
+  size_t end = selector.find_last_not_of(" \t");
+  std::string out =
+      begin == std::string_view::npos ? std::string() : std::string(selector.substr(begin, end - begin + 1));
+  // Letters then digits, as every code and prefix is: `tm2`, `Tm201`, `all`.
+  size_t letters = 0;
+  while (letters < out.size() && std::isalpha(static_cast<unsigned char>(out[letters]))) ++letters;
+  bool code_like = letters > 0 && std::all_of(out.begin() + static_cast<std::ptrdiff_t>(letters), out.end(),
+                                              [](unsigned char c) { return std::isdigit(c); });
+  if (!code_like) return out;
+  std::string upper = out;
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
+  return upper.starts_with("TM") || upper == "ALL" ? upper : out;
 }
 
 FixPolicy parse_policy(std::string_view value) {

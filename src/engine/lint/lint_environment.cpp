@@ -211,6 +211,13 @@ void LintEnvironment::finish(const SourceFile& file, Suppressions& suppressions,
     }
   }
   explain_unmet_requirements(diagnostics, settings_);
+  if (!settings_.ignore_noqa) apply_suppressions(file, suppressions, diagnostics);
+  withhold_unfixable(diagnostics, settings_, catalog_);
+  sort_diagnostics(diagnostics);
+}
+
+void LintEnvironment::apply_suppressions(const SourceFile& file, Suppressions& suppressions,
+                                         std::vector<Diagnostic>& diagnostics) const {
   suppressions.apply(file, diagnostics);
   if (unused_suppression_rule_ != nullptr) {
     for (const auto& [directive, unused_codes] : suppressions.unused()) {
@@ -224,8 +231,6 @@ void LintEnvironment::finish(const SourceFile& file, Suppressions& suppressions,
       diagnostic.fixes.push_back(unused_suppression_fix(file, *directive, unused_codes));
     }
   }
-  withhold_unfixable(diagnostics, settings_, catalog_);
-  sort_diagnostics(diagnostics);
 }
 
 }  // namespace torchmigrate::engine

@@ -7,6 +7,8 @@
 #include <iterator>
 #include <optional>
 
+#include "torchmigrate/engine/catalog/internal_codes.hpp"
+
 namespace torchmigrate::engine {
 namespace {
 
@@ -64,8 +66,12 @@ Linter::Linter(const Catalog& catalog, const CheckRegistry& registry, Settings s
 Linter::~Linter() = default;
 
 std::vector<Diagnostic> Linter::lint(const SourceFile& file, const LintInput& input) const {
-  if (auto note = over_budget(file, environment_.settings())) return {*note};
   std::vector<Diagnostic> diagnostics;
+  if (auto note = over_budget(file, environment_.settings())) {
+    diagnostics.push_back(std::move(*note));
+    drop_deselected_file_problems(diagnostics, environment_.settings().selection);
+    return diagnostics;
+  }
   size_t fronts = 0;
   for (const auto& front : fronts_) {
     if (!front->reads(file)) continue;
@@ -74,6 +80,7 @@ std::vector<Diagnostic> Linter::lint(const SourceFile& file, const LintInput& in
     ++fronts;
   }
   if (fronts > 1) sort_diagnostics(diagnostics);
+  drop_deselected_file_problems(diagnostics, environment_.settings().selection);
   return diagnostics;
 }
 

@@ -46,6 +46,12 @@ size_t code_list_end(DirectiveStyle style, std::string_view text) {
   return static_cast<size_t>(match.position(0) + match.length(0));
 }
 
+// `TM9`, `TM90`, `TM901`: an entry no shorter than the file problems' prefix.
+bool names_file_problems(std::string_view entry) {
+  if (entry.ends_with('*')) entry.remove_suffix(1);
+  return entry.size() >= 3;
+}
+
 }  // namespace
 
 bool code_matches(std::string_view code, std::string_view entry) {
@@ -125,17 +131,22 @@ Suppressions Suppressions::parse(const SourceFile& file, const std::vector<TextR
 
 void Suppressions::apply(const SourceFile& file, std::vector<Diagnostic>& diagnostics) {
   std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
-    if (!is_own_code(diagnostic.code) || is_internal_code(diagnostic.code)) return false;
+    if (!is_own_code(diagnostic.code)) return false;
+    // A file problem (TM900-TM902) only by its code or `TM9`: a bare `# noqa`, or `# noqa: TM`,
+    // must not let a file that was not checked pass.
+    const bool file_problem = is_internal_code(diagnostic.code);
     uint32_t line = file.lines().line_of(diagnostic.range.start);
     bool suppressed = false;
     for (SuppressionDirective& directive : directives_) {
       if (line < directive.first_line || line > directive.last_line) continue;
       if (directive.codes.empty()) {
+        if (file_problem) continue;
         directive.used[0] = true;
         suppressed = true;
         continue;
       }
       for (size_t i = 0; i < directive.codes.size(); ++i) {
+        if (file_problem && !names_file_problems(directive.codes[i])) continue;
         if (code_matches(diagnostic.code, directive.codes[i])) {
           directive.used[i] = true;
           suppressed = true;

@@ -80,6 +80,9 @@ std::string settings_hash(const Settings& settings, FactsRead read) {
            {"compile_db", portable_path(settings.compile_database_dir, settings)}};
   // Whether the file has a project; where the project lies is not part of any finding.
   if (settings.project) out["project"] = true;
+  // Only when set: the keys of every other run stay as they were.
+  if (settings.ignore_noqa) out["ignore_noqa"] = true;
+  if (!settings.extend_fixable.empty()) out["extend_fixable"] = settings.extend_fixable;
   if (read.any()) add_fact_keys(settings.project_facts(), read, out);
   for (const auto& [code, policy] : settings.policies) out["policies"][code] = std::string(to_string(policy));
   for (const auto& [ending, kind] : settings.build_extensions) out["build"][ending] = static_cast<int>(kind);

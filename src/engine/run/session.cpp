@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "torchmigrate/cxx/libclang_note.hpp"
+#include "torchmigrate/engine/catalog/internal_codes.hpp"
 
 #include "torchmigrate/engine/lint/notebook_check.hpp"
 #include "torchmigrate/engine/run/confined_write.hpp"
@@ -239,6 +240,9 @@ FileOutcome check_file(const Linter& linter, const DiscoveredFile& file, FixMode
   // After the cache, which keeps what the file's text alone decides: whether a fix would import
   // the file itself depends on other files of the project.
   if (outcome.source) withhold_self_imports(outcome.diagnostics, *outcome.source);
+  // The problems found here, outside the linter (unreadable, not written, a crash), by the same
+  // selection as the linter's.
+  drop_deselected_file_problems(outcome.diagnostics, linter.settings().selection);
   if (on_file) on_file(outcome);
   release_unneeded_source(outcome, kept);
   return outcome;

@@ -18,12 +18,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::array<std::string_view, 18> kKeys = {
-    "cache-dir",        "exclude",           "extend",        "extend-exclude",
-    "extend-select",    "extension",         "fixable",       "ignore",
-    "max-file-size-mb", "min-torch",         "output-format", "per-file-ignores",
-    "policy",           "respect-gitignore", "select",        "target-version",
-    "unfixable",        "include-extensions"};
+constexpr std::array<std::string_view, 19> kKeys = {"cache-dir",
+                                                    "exclude",
+                                                    "extend",
+                                                    "extend-exclude",
+                                                    "extend-fixable",
+                                                    "extend-select",
+                                                    "extension",
+                                                    "fixable",
+                                                    "ignore",
+                                                    "max-file-size-mb",
+                                                    "min-torch",
+                                                    "output-format",
+                                                    "per-file-ignores",
+                                                    "policy",
+                                                    "respect-gitignore",
+                                                    "select",
+                                                    "target-version",
+                                                    "unfixable",
+                                                    "include-extensions"};
 
 std::string valid_keys() {
   std::string list;
@@ -85,6 +98,7 @@ std::vector<std::string> checked_selectors(const TableReader& reader, std::strin
   std::vector<std::string> selectors = reader.strings(key, node);
   const toml::array& items = *node.as_array();
   for (size_t i = 0; i < selectors.size(); ++i) {
+    selectors[i] = normalize_selector(selectors[i]);
     try {
       validate_selector(selectors[i], catalog);
     } catch (const std::invalid_argument& error) {
@@ -272,6 +286,8 @@ bool read_rule_key(const TableReader& reader, std::string_view key, const toml::
     config.fixable = checked_selectors(reader, key, value, catalog);
   } else if (key == "unfixable") {
     config.unfixable = checked_selectors(reader, key, value, catalog);
+  } else if (key == "extend-fixable") {
+    config.extend_fixable = checked_selectors(reader, key, value, catalog);
   } else if (key == "per-file-ignores") {
     read_per_file_ignores(reader, key, value, catalog, config);
   } else if (key == "policy") {
@@ -279,7 +295,7 @@ bool read_rule_key(const TableReader& reader, std::string_view key, const toml::
   } else if (key == "min-torch") {
     std::string version = reader.string(key, value);
     try {
-      TorchVersion::parse(version);
+      parse_min_torch(version);
     } catch (const std::invalid_argument& error) {
       reader.fail(value, key, error.what());
     }
@@ -383,6 +399,33 @@ bool configures_torchmigrate(const fs::path& pyproject) {
 }
 
 }  // namespace
+
+TorchVersion parse_min_torch(std::string_view text) {
+  TorchVersion version = TorchVersion::parse(text);
+  if (std::count(text.begin(), text.end(), '.') > 1) {
+    throw std::invalid_argument("`" + std::string(text) + "` names a patch release; write `" + version.str() +
+                                "`: torchmigrate decides by minor release, so every " + version.str() +
+                                ".x is the same to it");
+  }
+  return version;
+}
+
+ConfigFile read_inline_config(const std::string& toml_text, const Catalog& catalog) {
+  const fs::path origin("--config");
+  toml::table table;
+  try {
+    table = toml::parse(toml_text, origin.string());
+  } catch (const toml::parse_error& error) {
+    throw ConfigError(located(origin, error.source()) + "`" + toml_text + "` is neither a configuration file nor " +
+                      "`KEY = VALUE` in TOML (" + std::string(error.description()) +
+                      "); quote strings and lists: --config 'select = [\"TM2\"]'");
+  }
+  ConfigFile config = parse_table(table, origin, "", catalog);
+  std::error_code error;
+  config.root = fs::current_path(error);
+  if (config.extend) throw ConfigError("--config: `extend` names a file to build on; pass that file as --config PATH");
+  return config;
+}
 
 std::optional<ConfigFile> read_config_file(const fs::path& path, const Catalog& catalog) {
   toml::table table = parse_toml(path);
@@ -576,6 +619,10 @@ void resolve_fixes(const CliOverrides& overrides, const ConfigFile* file, Settin
   }
   if (file) settings.unfixable.insert(settings.unfixable.end(), file->unfixable.begin(), file->unfixable.end());
   settings.unfixable.insert(settings.unfixable.end(), overrides.unfixable.begin(), overrides.unfixable.end());
+  if (file) settings.extend_fixable = file->extend_fixable;
+  settings.extend_fixable.insert(settings.extend_fixable.end(), overrides.extend_fixable.begin(),
+                                 overrides.extend_fixable.end());
+  settings.ignore_noqa = overrides.ignore_noqa;
 }
 
 // Excluded files and per-file ignores. Globs are grouped by the directory they are relative to.
@@ -635,6 +682,13 @@ const ResolvedConfig& ConfigResolver::resolve(const std::optional<fs::path>& con
   resolved->source = file ? std::optional<fs::path>(file->path) : std::nullopt;
   if (file) resolved->bases = file->bases;
   resolved->root = file ? fs::absolute(file->root, error).lexically_normal() : fs::current_path(error);
+  if (overrides_.inline_config) {
+    const ConfigFile& laid = *overrides_.inline_config;
+    ConfigFile merged = merge_config(file ? *file : ConfigFile(), laid);
+    // Where min-torch and target-version came from: `--config` only when it set them.
+    if (file && !laid.min_torch && !laid.target_version) merged.path = file->path;
+    file = std::move(merged);
+  }
 
   const ConfigFile* read = file ? &*file : nullptr;
   resolve_selection(overrides_, read, resolved->settings.selection);

@@ -19,7 +19,9 @@ void append(std::vector<T>& to, const std::vector<T>& from) {
   to.insert(to.end(), from.begin(), from.end());
 }
 
-ConfigFile merge(const ConfigFile& base, ConfigFile config) {
+}  // namespace
+
+ConfigFile merge_config(const ConfigFile& base, ConfigFile config) {
   // A `select` of its own starts the selection afresh, as a later `select` does in Ruff.
   if (!config.select) {
     config.select = base.select;
@@ -34,6 +36,9 @@ ConfigFile merge(const ConfigFile& base, ConfigFile config) {
   std::vector<std::string> unfixable = base.unfixable;
   append(unfixable, config.unfixable);
   config.unfixable = std::move(unfixable);
+  std::vector<std::string> extend_fixable = base.extend_fixable;
+  append(extend_fixable, config.extend_fixable);
+  config.extend_fixable = std::move(extend_fixable);
   auto per_file_ignores = base.per_file_ignores;
   append(per_file_ignores, config.per_file_ignores);
   config.per_file_ignores = std::move(per_file_ignores);
@@ -56,6 +61,8 @@ ConfigFile merge(const ConfigFile& base, ConfigFile config) {
   return config;
 }
 
+namespace {
+
 std::optional<ConfigFile> read_chain(const fs::path& path, const Catalog& catalog, std::set<fs::path>& seen) {
   std::optional<ConfigFile> config = read_config_file(path, catalog);
   if (!config || !config->extend) return config;
@@ -70,7 +77,7 @@ std::optional<ConfigFile> read_chain(const fs::path& path, const Catalog& catalo
   if (!base) throw ConfigError(from + " names a pyproject.toml without a [tool.torchmigrate] table");
   config->bases.push_back(base_path);
   config->bases.insert(config->bases.end(), base->bases.begin(), base->bases.end());
-  return merge(*base, std::move(*config));
+  return merge_config(*base, std::move(*config));
 }
 
 }  // namespace

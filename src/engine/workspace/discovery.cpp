@@ -266,11 +266,13 @@ void Discoverer::add(const std::string& argument) {
   fs::file_status status = fs::is_symlink(link) ? fs::status(root, error) : link;
   if (error || !fs::exists(status)) {
     result_.errors.push_back(argument + ": no such file or directory");
+    result_.missing.push_back(argument);
     return;
   }
   fs::path real_root = real_path(root, link, error);
   if (error) {
     result_.errors.push_back(argument + ": " + error.message());
+    result_.missing.push_back(argument);
     return;
   }
   bool directory = fs::is_directory(status);

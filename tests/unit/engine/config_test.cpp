@@ -70,8 +70,8 @@ TEST_CASE("errors name the file, the key and the valid choices") {
   TempDir dir;
   CHECK_THAT(error_of(dir.write("a/torchmigrate.toml", "selekt = [\"TM1\"]\n")),
              Catch::Contains("torchmigrate.toml:1:1: unknown key `selekt`; valid keys: cache-dir"));
-  CHECK_THAT(error_of(dir.write("b/torchmigrate.toml", "select = [\"TM9\"]\n")),
-             Catch::Contains("`select` has an unknown rule selector `TM9`"));
+  CHECK_THAT(error_of(dir.write("b/torchmigrate.toml", "select = [\"TM99\"]\n")),
+             Catch::Contains("`select` has an unknown rule selector `TM99`"));
   CHECK_THAT(error_of(dir.write("c/torchmigrate.toml", "policy = \"newest\"\n")),
              Catch::Contains("`policy` invalid policy `newest`; expected keep-old or adopt-new"));
   CHECK_THAT(error_of(dir.write("d/torchmigrate.toml", "output-format = \"xml\"\n")),

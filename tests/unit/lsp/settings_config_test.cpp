@@ -32,6 +32,14 @@ TEST_CASE("the server reads the project's configuration files like the CLI; clie
   options.select = {"TM1"};
   CHECK(resolver.set_options(options).empty());
   CHECK(resolver.settings_for(root / "a.py")->settings.selection.select == std::vector<std::string>{"TM1"});
+  // As on the command line: codes in any case, with spaces; no patch release in minTorch.
+  options.select = {" tm201"};
+  options.min_torch = "2.8.1";
+  std::vector<std::string> option_errors = resolver.set_options(options);
+  CHECK(resolver.settings_for(root / "a.py")->settings.selection.select == std::vector<std::string>{"TM201"});
+  REQUIRE(option_errors.size() == 1);
+  CHECK_THAT(option_errors[0], Catch::StartsWith("option `minTorch`: `2.8.1` is not a version MAJOR.MINOR"));
+  options.min_torch.reset();
 
   // A broken file falls back to the defaults and says why.
   std::ofstream(root / "torchmigrate.toml") << "selekt = 1\n";

@@ -56,6 +56,10 @@ struct Settings {
   // most specific selector wins, and on a tie `unfixable`.
   std::vector<std::string> fixable;
   std::vector<std::string> unfixable;
+  // Ruff's `extend-fixable`: fixable on top of `fixable`, and against `unfixable` by specificity.
+  std::vector<std::string> extend_fixable;
+  // --ignore-noqa: suppression comments suppress nothing (and TM001 finds none unused).
+  bool ignore_noqa = false;
   // The file's own project: its root and the facts gathered from its tree (lazily).
   std::shared_ptr<const Project> project;
   buildfiles::ExtraExtensions build_extensions;  // more build-file name endings (config)
@@ -87,6 +91,9 @@ struct Settings {
 
 // Throws std::invalid_argument naming the bad entry, for CLI and config errors.
 void validate_selector(std::string_view selector, const Catalog& catalog);
+// A selector as typed by a Ruff user: surrounding spaces dropped (`--select "TM201, TM202"`),
+// and a code, prefix or `all` in any case made upper case (`tm201`); rule names stay as written.
+std::string normalize_selector(std::string_view selector);
 FixPolicy parse_policy(std::string_view value);
 
 // Why validate_policy refused an entry. what() is worded to follow a caller's own prefix:

@@ -68,6 +68,8 @@ class LintEnvironment {
   void finish(const SourceFile& file, Suppressions& suppressions, std::vector<Diagnostic>& diagnostics) const;
 
  private:
+  void apply_suppressions(const SourceFile& file, Suppressions& suppressions,
+                          std::vector<Diagnostic>& diagnostics) const;
   const Catalog& catalog_;
   const CheckRegistry& registry_;
   Settings settings_;

@@ -47,6 +47,7 @@ struct ConfigFile {
   std::vector<std::string> ignore;
   std::optional<std::vector<std::string>> fixable;  // rules whose fixes may apply (default: all)
   std::vector<std::string> unfixable;               // rules whose fixes never apply
+  std::vector<std::string> extend_fixable;          // fixable on top of `fixable`
   std::vector<std::pair<RootedGlob, std::vector<std::string>>> per_file_ignores;
   std::optional<std::vector<RootedGlob>> exclude;
   std::vector<RootedGlob> extend_exclude;
@@ -86,7 +87,23 @@ struct CliOverrides {
   std::vector<std::pair<RootedGlob, std::vector<std::string>>> per_file_ignores;  // added to the file's
   std::optional<std::vector<std::string>> fixable;  // replaces the file's
   std::vector<std::string> unfixable;               // added to the file's
+  std::vector<std::string> extend_fixable;          // added to the file's
+  bool ignore_noqa = false;
+  // `--config 'KEY = VALUE'`: keys laid over every configuration file (or none), as if that
+  // file were extended by them; globs are relative to the working directory.
+  std::optional<ConfigFile> inline_config;
 };
+
+// Reads a `min-torch` value: MAJOR.MINOR. A patch release (`2.8.1`) is refused, not cut to 2.8
+// silently: the rules decide by minor release, so the patch would promise a precision that no
+// verdict has. Throws std::invalid_argument saying what to write.
+TorchVersion parse_min_torch(std::string_view text);
+
+// Reads `--config 'KEY = VALUE'` options (TOML, one per line) as a configuration; errors name
+// `--config`. Throws ConfigError.
+ConfigFile read_inline_config(const std::string& toml_text, const Catalog& catalog);
+// `config` laid over `base`, as `extend` does: config's keys win, list-extending keys add.
+ConfigFile merge_config(const ConfigFile& base, ConfigFile config);
 
 // A configuration file applied to the command line: what one group of files is checked with.
 struct ResolvedConfig {

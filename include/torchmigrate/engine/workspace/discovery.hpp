@@ -35,6 +35,8 @@ struct DiscoveredFile {
 struct Discovery {
   std::vector<DiscoveredFile> files;  // sorted by path_order, no duplicates
   std::vector<std::string> errors;    // paths that do not exist or cannot be listed
+  // Paths named to the run that do not exist (a typo): the run fails even when others had files.
+  std::vector<std::string> missing;
   std::vector<std::string> notes;     // what was skipped on purpose (links out of the tree)
 };
 
