@@ -29,10 +29,12 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_python("hop-body-aliases-input", make_hop_body_aliases_input_check);
     built.add_python("keyword-only-arguments", make_keyword_only_arguments_check);
     built.add_python("missing-keyword", make_missing_keyword_check);
+    built.add_file("missing-requirement", make_missing_requirement_check);
     built.add_python("moved-modules", make_moved_modules_check);
     built.add_python("mps-use", make_mps_use_check);
     built.add_file("old-requirement", make_old_requirement_check);
     built.add_python("onnx-dynamo-jit-module", make_onnx_dynamo_jit_module_check);
+    built.add_file("python-floor", make_python_floor_check);
     built.add_python("renamed-callable", make_renamed_callable_check);
     built.add_python("renamed-enum-member", make_renamed_enum_member_check);
     built.add_file("renamed-env-var", make_renamed_env_var_check);

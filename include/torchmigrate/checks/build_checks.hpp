@@ -37,7 +37,9 @@ std::optional<Edit> sibling_assignment(const SourceFile& file, buildfiles::FileK
 std::unique_ptr<engine::FileCheck> make_cuda_arch_list_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::FileCheck> make_cmake_removed_targets_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::FileCheck> make_env_var_value_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::FileCheck> make_missing_requirement_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::FileCheck> make_old_requirement_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::FileCheck> make_python_floor_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::FileCheck> make_renamed_env_var_check(const engine::RuleSpec& rule);
 
 }  // namespace torchmigrate::checks

@@ -24,8 +24,9 @@ std::string reach_text(const RuleSpec& rule) {
     case RuleKind::Renamed:
     case RuleKind::Build: break;
   }
-  return "Reported when the target release is torch " + since +
-         " or newer, whatever the oldest supported torch; when that is " + since +
+  std::string text = "Reported when the target release is torch " + since + " or newer, whatever the oldest supported torch";
+  if (rule.impact != RuleImpact::Breaks) return text + ".";
+  return text + "; when that is " + since +
          " or newer too, the message says the code already fails on every supported release.";
 }
 

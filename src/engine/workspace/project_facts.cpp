@@ -12,13 +12,15 @@
 #include "torchmigrate/engine/workspace/dlpack_facts.hpp"
 #include "torchmigrate/engine/workspace/dynamo_backend_facts.hpp"
 #include "torchmigrate/engine/workspace/file_io.hpp"
+#include "torchmigrate/engine/workspace/packaging_facts.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 
 namespace torchmigrate::engine {
 namespace {
 
-bool passes_dynamo_true(python::Node call) {
+// Whether the call passes `dynamo=<value>`, written so.
+bool passes_dynamo(python::Node call, std::string_view value_text) {
   python::Node arguments = call.field("arguments");
   if (!arguments) return false;
   for (uint32_t i = 0; i < arguments.named_child_count(); ++i) {
@@ -26,9 +28,41 @@ bool passes_dynamo_true(python::Node call) {
     if (argument.kind() != "keyword_argument") continue;
     python::Node name = argument.field("name");
     python::Node value = argument.field("value");
-    if (name && value && name.text() == "dynamo" && value.text() == "True") return true;
+    if (name && value && name.text() == "dynamo" && value.text() == value_text) return true;
   }
   return false;
+}
+
+bool passes_dynamo_true(python::Node call) { return passes_dynamo(call, "True"); }
+
+// The first call of `torch.onnx.export` in the source that `matches`, or a null node.
+template <class Matches>
+python::Node first_onnx_export(const python::SyntaxTree& tree, Matches matches) {
+  python::SemanticModel model(tree.root());
+  // Iterative pre-order walk over the calls.
+  std::vector<python::Node> stack{tree.root()};
+  while (!stack.empty()) {
+    python::Node node = stack.back();
+    stack.pop_back();
+    if (node.kind() == "call" && matches(node) && model.resolve_call(node) == "torch.onnx.export") return node;
+    for (uint32_t i = node.named_child_count(); i-- > 0;) stack.push_back(node.named_child(i));
+  }
+  return {};
+}
+
+// The first call of `torch.onnx.export` that does not pass `dynamo=False`, in file order.
+ProjectLine onnx_export_dynamo_path_of(const ProjectTree& tree) {
+  std::vector<uint32_t> lines(tree.files.size(), 0);
+  parallel_for(tree.files.size(), tree.jobs, [&](size_t i) {
+    const DiscoveredFile& file = tree.files[i];
+    if (file.language != Language::Python) return;
+    ReadResult read = read_file(file.path);
+    if (read.text) lines[i] = onnx_export_on_dynamo_path(*read.text);
+  });
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i] != 0) return {project_relative(tree.root, tree.files[i].path), lines[i], {}};
+  }
+  return {};
 }
 
 // Whether some Python file of the project calls `torch.onnx.export(..., dynamo=True)`: reads only
@@ -116,6 +150,14 @@ nlohmann::json key_of(const std::vector<std::string>& value) { return value; }
 nlohmann::json key_of(const buildfiles::CudaMentions& value) {
   return nlohmann::json::array({value.cuda13, value.other_index});
 }
+nlohmann::json key_of(const ProjectLine& value) { return nlohmann::json::array({value.file, value.line, value.text}); }
+nlohmann::json key_of(const PythonVersions& value) {
+  return nlohmann::json::array({value.lowest, key_of(value.lowest_from), key_of(value.requirement),
+                                value.requirement_specifier, value.guard_python_below, value.guard_torch_specifier});
+}
+nlohmann::json key_of(const RequirementAnchor& value) {
+  return nlohmann::json::array({key_of(value.torch), value.packaging_file});
+}
 nlohmann::json key_of(const OwnDlpack& value) {
   return nlohmann::json::array({value.ships_own, value.declares_old_names, value.evidence});
 }
@@ -143,6 +185,10 @@ constexpr RegisteredFact kFacts[] = {
     registered<facts::python_environment_reads, python_environment_reads_of>(),
     registered<facts::cuda_mentions, cuda_mentions_of>(),
     registered<facts::dynamo_backends, registered_dynamo_backends>(),
+    registered<facts::python_versions, python_versions_of>(),
+    registered<facts::onnx_export_dynamo_path, onnx_export_dynamo_path_of>(),
+    registered<facts::declares_onnxscript, declares_onnxscript_of>(),
+    registered<facts::requirement_anchor, requirement_anchor_of>(),
 };
 
 constexpr bool indexed_in_order() {
@@ -162,16 +208,18 @@ bool calls_onnx_dynamo_export(std::string_view python_source) {
   }
   python::SyntaxTree tree = python::SyntaxTree::parse(python_source);
   if (tree.too_deep()) return false;  // the linter reports it (TM901)
-  python::SemanticModel model(tree.root());
-  // Iterative pre-order walk over the calls.
-  std::vector<python::Node> stack{tree.root()};
-  while (!stack.empty()) {
-    python::Node node = stack.back();
-    stack.pop_back();
-    if (node.kind() == "call" && passes_dynamo_true(node) && model.resolve_call(node) == "torch.onnx.export") return true;
-    for (uint32_t i = node.named_child_count(); i-- > 0;) stack.push_back(node.named_child(i));
+  return static_cast<bool>(first_onnx_export(tree, passes_dynamo_true));
+}
+
+uint32_t onnx_export_on_dynamo_path(std::string_view python_source) {
+  if (python_source.find("onnx") == std::string_view::npos || python_source.find("export") == std::string_view::npos) {
+    return 0;
   }
-  return false;
+  python::SyntaxTree tree = python::SyntaxTree::parse(python_source);
+  if (tree.too_deep()) return 0;  // the linter reports it (TM901)
+  python::Node call = first_onnx_export(tree, [](python::Node node) { return !passes_dynamo(node, "False"); });
+  if (!call) return 0;
+  return static_cast<uint32_t>(std::count(python_source.begin(), python_source.begin() + call.start(), '\n') + 1);
 }
 
 FactsRead all_facts() {

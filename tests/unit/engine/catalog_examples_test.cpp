@@ -114,6 +114,10 @@ TEST_CASE("every catalog example is flagged, fixed to its `after` text, and the 
       CHECK(rule.docs().before != rule.docs().after);
       // A changed default documents both choices; other rules have one way forward.
       CHECK(rule.fix_policies == !rule.docs().after_adopt_new.empty());
+      // A verdict that rests on a whole project's facts (its Python files, its other packaging
+      // files) cannot be shown on one file: tests/fixtures/projects/python-floor and
+      // onnxscript-missing run those examples as project trees.
+      if (rule.code == "TM405" || rule.code == "TM406") continue;
 
       std::vector<Diagnostic> before = example.findings(rule.docs().before);
       INFO("findings of `before`:" << describe(before));

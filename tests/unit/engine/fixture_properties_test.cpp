@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "torchmigrate/checks/registry.hpp"
@@ -194,8 +195,12 @@ TEST_CASE("every fix is as safe as its catalog entry says, never safer") {
       }
     }
   }
+  // Rules whose verdict rests on the facts of a whole project report nothing for a file linted
+  // alone; their fixes are tested on project trees (tests/fixtures/projects/python-floor and
+  // onnxscript-missing, run by tests/e2e/test_project_fixtures.py).
+  const std::set<std::string> project_only = {"TM405", "TM406"};
   for (const RuleSpec& rule : Catalog::builtin().rules()) {
-    if (!rule.fix_applicability) continue;
+    if (!rule.fix_applicability || project_only.contains(rule.code)) continue;
     INFO(rule.code << ": no fixture gets a fix as safe as the catalog's `fix.applicability`");
     CHECK(safest.count(rule.code) == 1);
     CHECK(safest[rule.code] == rank(*rule.fix_applicability));

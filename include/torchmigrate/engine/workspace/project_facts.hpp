@@ -9,6 +9,7 @@
 #pragma once
 
 #include <any>
+#include <cstdint>
 #include <filesystem>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
@@ -37,6 +38,37 @@ struct OwnDlpack {
   std::string evidence;             // where it was seen, relative to the project root
 };
 
+// A line of one of the project's files: where a project-wide finding lands, or what it rests on.
+struct ProjectLine {
+  std::string file;   // relative to the project root, `/`-separated; empty: no such line
+  uint32_t line = 0;  // 1-based
+  std::string text;   // the line as written, trimmed
+
+  [[nodiscard]] bool found() const { return !file.empty(); }
+  // "pyproject.toml:4"
+  [[nodiscard]] std::string where() const { return file + ":" + std::to_string(line); }
+};
+
+// The Python versions the project admits: its declared requirement and the environments it
+// names (classifiers, tox/nox environments, CI matrices, conda, `.python-version`, images).
+struct PythonVersions {
+  std::string lowest;                 // the lowest MAJOR.MINOR some file admits ("3.9"); empty: nothing says
+  ProjectLine lowest_from;            // the line that admits it
+  ProjectLine requirement;            // the `requires-python` / `python_requires` line, if any
+  std::string requirement_specifier;  // its PEP 440 specifier set (">=3.9")
+  // A torch requirement limited to older Pythons by a marker (`torch<2.9; python_version < "3.10"`):
+  // the marker's exclusive Python bound and the torch specifier it applies; empty when none.
+  std::string guard_python_below;
+  std::string guard_torch_specifier;
+};
+
+// Where the project declares its dependencies: a finding about the project's requirements as a
+// whole lands on its torch requirement, else on its packaging file.
+struct RequirementAnchor {
+  ProjectLine torch;           // the first torch requirement of the project's own pin files
+  std::string packaging_file;  // pyproject.toml, setup.py, setup.cfg or a requirements file
+};
+
 namespace facts {
 // Some Python file of the project calls `torch.onnx.export(..., dynamo=True)`.
 inline constexpr ProjectFact<bool> onnx_dynamo_export{0, "dynamo_export"};
@@ -51,6 +83,15 @@ inline constexpr ProjectFact<std::vector<std::string>> python_environment_reads{
 inline constexpr ProjectFact<buildfiles::CudaMentions> cuda_mentions{4, "cuda_mentions"};
 // The names the project registers Dynamo backends under, sorted (dynamo_backend_facts.hpp).
 inline constexpr ProjectFact<std::vector<std::string>> dynamo_backends{5, "dynamo_backends"};
+// The Python versions the project admits, with the lines that say so.
+inline constexpr ProjectFact<PythonVersions> python_versions{6, "python_versions"};
+// The first call of `torch.onnx.export` that does not pass `dynamo=False` (the dynamo path once
+// torch 2.9 made it the default); not found when every call passes it.
+inline constexpr ProjectFact<ProjectLine> onnx_export_dynamo_path{7, "onnx_export_dynamo_path"};
+// Some requirement list, extra, conda environment or install command declares `onnxscript`.
+inline constexpr ProjectFact<bool> declares_onnxscript{8, "declares_onnxscript"};
+// Where the project's requirements are declared.
+inline constexpr ProjectFact<RequirementAnchor> requirement_anchor{9, "requirement_anchor"};
 }  // namespace facts
 
 // The values of the facts gathered from one project, by fact; a fact not gathered has its type's
@@ -123,5 +164,8 @@ bool calls_onnx_dynamo_export(std::string_view python_source);
 // The environment variables this Python source reads by name, sorted and unique
 // (environment_reads.cpp).
 std::vector<std::string> environment_reads(std::string_view python_source);
+// The 1-based line of the first call of `torch.onnx.export` in this Python source that does not
+// pass `dynamo=False`; 0 when there is none.
+uint32_t onnx_export_on_dynamo_path(std::string_view python_source);
 
 }  // namespace torchmigrate::engine
