@@ -13,7 +13,8 @@ TEST_CASE("github: one workflow command per finding, level by severity, path rel
   CHECK(lines[0] ==
         "::error title=torchmigrate (TM101),file=pkg/a b.py,line=3,col=6,endLine=3,endColumn=48::TM101 "
         "`torch.export.export_for_inference` was removed in torch 2.8; use "
-        "`torch.export.export_for_training(..., strict=True).run_decompositions()`");
+        "`torch.export.export(..., strict=True).run_decompositions()` "
+        "(`torch.export.export_for_training` in place of `export` while torch 2.7 is supported)");
   CHECK(lines[1] ==
         "::error title=torchmigrate (TM102),file=pkg/m.py,line=2,col=1,endLine=2,endColumn=66::TM102 "
         "`torch.fx.experimental.symbolic_shapes.definitely_true` was removed in torch 2.8; use `guard_or_false(...)`");

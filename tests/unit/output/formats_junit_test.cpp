@@ -18,9 +18,12 @@ TEST_CASE("junit: a testsuite per file and a failing testcase per finding") {
         R"(    <testcase name="torchmigrate.TM101" classname="pkg/a b" file="pkg/a b.py" line="3" column="6">)");
   CHECK(lines[4] ==
         "      <failure message=\"`torch.export.export_for_inference` was removed in torch 2.8; use "
-        "`torch.export.export_for_training(..., strict=True).run_decompositions()`\" type=\"TM101\">line 3, col 6, "
+        "`torch.export.export(..., strict=True).run_decompositions()` "
+        "(`torch.export.export_for_training` in place of `export` while torch 2.7 is supported)\" type=\"TM101\">line "
+        "3, col 6, "
         "`torch.export.export_for_inference` was removed in torch 2.8; use "
-        "`torch.export.export_for_training(..., strict=True).run_decompositions()`</failure>");
+        "`torch.export.export(..., strict=True).run_decompositions()` "
+        "(`torch.export.export_for_training` in place of `export` while torch 2.7 is supported)</failure>");
   CHECK(lines[5] == "    </testcase>");
   CHECK(lines[6] == "  </testsuite>");
   CHECK(lines[7] ==

@@ -102,7 +102,8 @@ TEST_CASE("sarif: results point at the rule, the file below %SRCROOT% and the re
   CHECK(tm101["level"] == "error");
   CHECK(tm101["message"]["text"] ==
         "`torch.export.export_for_inference` was removed in torch 2.8; use "
-        "`torch.export.export_for_training(..., strict=True).run_decompositions()`");
+        "`torch.export.export(..., strict=True).run_decompositions()` "
+        "(`torch.export.export_for_training` in place of `export` while torch 2.7 is supported)");
   REQUIRE(tm101["locations"].size() == 1);
   const json& location = tm101["locations"][0]["physicalLocation"];
   CHECK(location["artifactLocation"] == json({{"uri", "pkg/a%20b.py"}, {"uriBaseId", "%SRCROOT%"}}));
