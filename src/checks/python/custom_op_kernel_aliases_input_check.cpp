@@ -136,6 +136,27 @@ bool modified_in_place(Node function, std::string_view name, uint32_t before) {
   return found;
 }
 
+// The first call in the def's own body, before the offset `before`, that is given `name` itself as
+// an argument (`_set_buffer_donation(t, True)`): it may have marked that very tensor, which a
+// copy would not carry.
+Node passed_to_call(Node function, std::string_view name, uint32_t before) {
+  Node body = function.kind() == "function_definition" ? function.field("body") : Node();
+  Node found;
+  if (!body) return found;
+  python::for_each_node(body, [&](Node node) {
+    if (found || node.start() >= before) return python::WalkStep::Stop;
+    std::string_view kind = node.kind();
+    if (kind == "function_definition" || kind == "lambda" || kind == "class_definition") return python::WalkStep::Skip;
+    if (kind != "call") return python::WalkStep::Enter;
+    python::for_each_named_child(node.field("arguments"), [&](Node argument) {
+      if (argument.kind() == "keyword_argument") argument = argument.field("value");
+      if (!found && argument && argument.kind() == "identifier" && argument.text() == name) found = node;
+    });
+    return python::WalkStep::Enter;
+  });
+  return found;
+}
+
 // The parameters a custom op declares it mutates (`mutates_args=("x",)`); `unknown` for "unknown".
 struct Mutates {
   std::set<std::string, std::less<>> names;
@@ -318,9 +339,9 @@ class CustomOpKernelAliasesInputCheck final : public engine::PythonCheck {
                           ? std::string()
                           : why_mutated(kernel, alias.parameter.text(), value.start());
     if (!why.empty()) {
+      why.append(why.ends_with(", or") ? " " : ": ");
       why.append(
-          ": split the op into an in-place op that returns nothing and an out-of-place op that returns a "
-          "new tensor");
+          "split the op into an in-place op that returns nothing and an out-of-place op that returns a new tensor");
       Fix fix = rule_fix(rule(), std::move(why), {}, Applicability::DisplayOnly);
       fix.applicability = Applicability::DisplayOnly;  // advice with no edit, whatever the catalog's safety
       diagnostic.fixes.push_back(std::move(fix));
@@ -328,8 +349,19 @@ class CustomOpKernelAliasesInputCheck final : public engine::PythonCheck {
     }
     std::string title("Return `");
     title.append(alias.expression.text()).append(".clone()`");
-    diagnostic.fixes.push_back(
-        rule_fix(rule(), std::move(title), {Edit::insert(alias.expression.end(), ".clone()")}, Applicability::Safe));
+    Fix fix =
+        rule_fix(rule(), std::move(title), {Edit::insert(alias.expression.end(), ".clone()")}, Applicability::Safe);
+    if (alias.kind != ReturnedAlias::Kind::Twice) {
+      if (Node call = passed_to_call(kernel.function, alias.parameter.text(), value.start())) {
+        fix.applicability = least_safe(fix.applicability, Applicability::Unsafe);
+        fix.title.append(" (the kernel passes `")
+            .append(alias.parameter.text())
+            .append("` to `")
+            .append(call.field("function").text())
+            .append("` first; a copy does not carry what that call did to it)");
+      }
+    }
+    diagnostic.fixes.push_back(std::move(fix));
   }
 
   // Why the kernel may modify `name` (declared in `mutates_args`, or modified in place before the
@@ -344,6 +376,9 @@ class CustomOpKernelAliasesInputCheck final : public engine::PythonCheck {
       out.append("The op lists `").append(name).append("` in `").append(mutates_keyword_).append("`");
     } else if (modified_in_place(kernel.function, name, before)) {
       out.append("`").append(name).append("` is modified in place before it is returned");
+    } else if (kernel.op && kernel.op->ends_with('_') && !kernel.op->ends_with("__")) {
+      out.append("`").append(*kernel.op).append("` is named as an in-place op, which returns its input: declare the ");
+      out.append("alias in the op's schema (`Tensor(a!) ").append(name).append(" -> Tensor(a!)`), or");
     }
     return out;
   }
