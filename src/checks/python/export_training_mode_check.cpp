@@ -94,6 +94,7 @@ class ExportTrainingModeCheck final : public engine::PythonCheck {
     for (const std::string& method : params.strings("same_module_methods")) same_module_methods_.insert(method);
     training_keyword_ = params.string("training_keyword");
     for (const std::string& value : params.strings("ignored_training_values")) training_values_.insert(value);
+    for (const std::string& value : params.strings("same_mode_training_values")) same_mode_values_.insert(value);
     for (const std::string& producer : params.strings("unreported_producers")) unreported_producers_.insert(producer);
     report_parameters_ = params.boolean("report_parameters", false);
     texts_ = {params.string("eval_problem"), params.string("eval_fix"), params.string("training_problem"),
@@ -121,6 +122,11 @@ class ExportTrainingModeCheck final : public engine::PythonCheck {
       finding.value = single_line(training);
       report(arguments.keyword(training_keyword_), finding, texts_.training_problem, texts_.training_fix, context)
           .severity = Severity::Info;
+      return;
+    }
+    // A value that exports the model in its current mode is what the new exporter does anyway.
+    if (std::optional<std::string> value = training ? context.model().resolve(training) : std::nullopt;
+        value && same_mode_values_.count(*value)) {
       return;
     }
     if (!model || (model.kind() != "identifier" && model.kind() != "attribute")) return;
@@ -255,6 +261,7 @@ class ExportTrainingModeCheck final : public engine::PythonCheck {
   std::set<std::string, std::less<>> same_module_methods_;
   std::string training_keyword_;
   std::set<std::string, std::less<>> training_values_;
+  std::set<std::string, std::less<>> same_mode_values_;
   std::set<std::string, std::less<>> unreported_producers_;
   bool report_parameters_ = false;
   Texts texts_;
