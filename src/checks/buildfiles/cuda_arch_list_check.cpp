@@ -2,13 +2,15 @@
 // Family `cuda-arch-list`: an assignment of an architecture-list variable that names entries
 // the new binaries no longer ship; the message names each dropped entry. No fix. With
 // `cuda13_projects`, only in a project that builds for CUDA 13 (cuda_mentions.hpp): the message
-// then says what shows it (`{evidence}`).
+// then says what shows it (`{evidence}`), and a setup.py branch that CUDA 13 never takes
+// (cuda_version_branches.hpp) is not read.
 #include <optional>
 #include <set>
 
 #include "torchmigrate/buildfiles/assignments.hpp"
 #include "torchmigrate/buildfiles/cuda_mentions.hpp"
 #include "torchmigrate/checks/build_checks.hpp"
+#include "torchmigrate/checks/cuda_version_branches.hpp"
 #include "torchmigrate/checks/params.hpp"
 
 namespace torchmigrate::checks {
@@ -39,7 +41,12 @@ class CudaArchListCheck final : public engine::FileCheck {
       evidence = cuda13_evidence(context);
       if (evidence.empty()) return;
     }
+    bool setup_py = context.build_file().kind == buildfiles::FileKind::SetupPy;
     for (const buildfiles::Assignment& assignment : find_assignments(context, variables_)) {
+      if (pypi_cuda13_from_ && setup_py &&
+          unreachable_with_cuda(context.python_tree(), assignment.value_range.start, CudaVersion{13, 0})) {
+        continue;
+      }
       std::string named;
       size_t count = 0;
       for (const std::string& entry : entries(assignment.value)) {

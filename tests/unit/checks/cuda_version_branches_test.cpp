@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "torchmigrate/checks/cuda_version_branches.hpp"
+
+using torchmigrate::checks::CudaVersion;
+using torchmigrate::checks::unreachable_with_cuda;
+namespace python = torchmigrate::python;
+
+namespace {
+
+// Whether the line holding `marker` is never run by a build with `cuda`.
+bool unreachable(const std::string& source, const std::string& marker, CudaVersion cuda = {13, 0}) {
+  python::SyntaxTree tree = python::SyntaxTree::parse(source);
+  return unreachable_with_cuda(tree, static_cast<uint32_t>(source.find(marker)), cuda);
+}
+
+const std::string kChain =
+    "if bare_metal_version >= Version(\"11.8\"):\n"
+    "    arch = 'A'\n"
+    "elif bare_metal_version >= Version(\"11.1\"):\n"
+    "    arch = 'B'\n"
+    "elif bare_metal_version == (11, 0):\n"
+    "    arch = 'C'\n"
+    "else:\n"
+    "    arch = 'D'\n";
+
+}  // namespace
+
+TEST_CASE("only the branch a CUDA release takes is reachable") {
+  CHECK_FALSE(unreachable(kChain, "'A'"));
+  CHECK(unreachable(kChain, "'B'"));
+  CHECK(unreachable(kChain, "'C'"));
+  CHECK(unreachable(kChain, "'D'"));
+  CHECK(unreachable(kChain, "'A'", {11, 0}));
+  CHECK_FALSE(unreachable(kChain, "'C'", {11, 0}));
+}
+
+TEST_CASE("version literals in their spellings, either side of the comparison") {
+  CHECK(unreachable("if cuda_major < 12:\n    x = 1\n", "x ="));
+  CHECK(unreachable("if \"12.4\" >= CUDA_VERSION:\n    x = 1\n", "x ="));
+  CHECK_FALSE(unreachable("if torch.version.cuda >= '12.8':\n    x = 1\n", "x ="));
+  CHECK_FALSE(unreachable("if cuda_version != 12.6:\n    x = 1\n", "x ="));
+}
+
+TEST_CASE("conditions that do not test a CUDA version may hold") {
+  CHECK_FALSE(unreachable("if python_version < (3, 8):\n    x = 1\n", "x ="));
+  CHECK_FALSE(unreachable("if use_cuda and cuda_major < 12:\n    x = 1\n", "x ="));
+  CHECK_FALSE(unreachable("if os.name == 'nt':\n    x = 1\nelse:\n    y = 2\n", "y ="));
+  CHECK_FALSE(unreachable("x = 1\n", "x ="));
+}
