@@ -59,7 +59,8 @@ void add_decorated_name(const python::SemanticModel& model, python::Node definit
 }  // namespace
 
 void python_dynamo_backends(std::string_view python_source, std::vector<std::string>& out) {
-  if (python_source.find("register_") == std::string_view::npos) return;
+  // `register_backend(...)` or `@register_backend` (plain `register_` is in every `register_buffer`).
+  if (python_source.find("register_backend") == std::string_view::npos) return;
   python::SyntaxTree tree = python::SyntaxTree::parse(python_source);
   if (tree.too_deep()) return;  // the linter reports it (TM901)
   python::SemanticModel model(tree.root());
