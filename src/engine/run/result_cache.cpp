@@ -64,7 +64,7 @@ std::string portable_path(std::string_view path, const Settings& settings) {
 
 // `read` names the project's facts that matter: asking for them gathers them from the project's
 // tree, so a file whose rules read none leaves them out.
-std::string settings_hash(const Settings& settings, FactsRead read) {
+std::string settings_hash(const Settings& settings, FactsRead read, const FactMemo* memo = nullptr) {
   json out{{"select", settings.selection.select},
            {"extend_select", settings.selection.extend_select},
            {"ignore", settings.selection.ignore},
@@ -83,7 +83,11 @@ std::string settings_hash(const Settings& settings, FactsRead read) {
   // Only when set: the keys of every other run stay as they were.
   if (settings.ignore_noqa) out["ignore_noqa"] = true;
   if (!settings.extend_fixable.empty()) out["extend_fixable"] = settings.extend_fixable;
-  if (read.any()) add_fact_keys(settings.project_facts(), read, out);
+  if (read.any() && settings.project) {
+    add_fact_keys(settings.project->fact_keys(memo), read, out);
+  } else if (read.any()) {
+    add_fact_keys(settings.project_facts(), read, out);
+  }
   for (const auto& [code, policy] : settings.policies) out["policies"][code] = std::string(to_string(policy));
   for (const auto& [ending, kind] : settings.build_extensions) out["build"][ending] = static_cast<int>(kind);
   return cache_hash({out.dump()});
@@ -420,6 +424,18 @@ std::string mark_as_cache(const fs::path& directory) {
 
 }  // namespace
 
+// Project facts in the cache file: an entry per project root, whose settings field holds every
+// fact's key and whose payload holds what they were gathered from.
+class CachedFacts final : public FactMemo {
+ public:
+  explicit CachedFacts(ResultCache::State& state) : state_(state) {}
+  [[nodiscard]] std::optional<StoredFacts> recall(const std::string& project_root) const override;
+  void remember(const std::string& project_root, const StoredFacts& facts, int64_t newest_ns) const override;
+
+ private:
+  ResultCache::State& state_;
+};
+
 struct ResultCache::State {
   struct Fresh {
     std::string settings;
@@ -441,6 +457,7 @@ struct ResultCache::State {
   bool dirty = false;                  // something to save
   bool warned = false;
   unsigned saves = 0;
+  CachedFacts facts{*this};
 
   [[nodiscard]] fs::path file() const { return directory / kCacheFileName; }
 
@@ -451,6 +468,85 @@ struct ResultCache::State {
               << "; findings are not cached\n";
   }
 };
+
+namespace {
+
+// A stamp taken before the file was read identifies that text only when the file's times lie
+// before this run began: a file written in the same clock tick as its stamp could change again
+// without its stamp changing (git calls such an index entry "racily clean").
+std::optional<Stamp> trustworthy(const std::optional<Stamp>& stamp, int64_t opened_ns) {
+  constexpr int64_t kMargin = 2'000'000'000;
+  if (!stamp || stamp->mtime_ns >= opened_ns - kMargin || stamp->ctime_ns >= opened_ns - kMargin) return std::nullopt;
+  return stamp;
+}
+
+}  // namespace
+
+namespace {
+
+// The key of a project's facts: a slot of their own (no file's slot hashes these words) and a
+// fixed second half; whether the entry still holds is decided by its inputs, not its key.
+std::string facts_key(const std::string& project_root) {
+  std::string slot = cache_hash({"project facts", std::string_view("\0", 1), kVersion, catalog_hash(), project_root});
+  return slot + cache_hash({slot, "facts"});
+}
+
+std::string encode(const StoredFacts& facts) {
+  Writer out;
+  out.str(facts.signature);
+  out.u32(static_cast<uint32_t>(facts.extra_paths.size()));
+  for (const std::string& path : facts.extra_paths) out.str(path);
+  return std::move(out.bytes());
+}
+
+StoredFacts decode_facts(std::string_view payload, std::string_view keys) {
+  Reader in(payload);
+  StoredFacts facts;
+  facts.signature = in.str();
+  facts.extra_paths.resize(in.count(kLeastString));
+  for (std::string& path : facts.extra_paths) path = in.str();
+  require(in.done());
+  facts.keys = keys;
+  return facts;
+}
+
+}  // namespace
+
+std::optional<StoredFacts> CachedFacts::recall(const std::string& project_root) const {
+  std::string key = facts_key(project_root);
+  std::lock_guard lock(state_.mutex);
+  try {
+    if (auto it = state_.fresh.find(key); it != state_.fresh.end()) {
+      return decode_facts(it->second.payload, it->second.settings);
+    }
+    const Snapshot::Entry* found = state_.disk->find(key);
+    if (found == nullptr) return std::nullopt;
+    StoredFacts facts = decode_facts(found->stored.payload, found->stored.settings);
+    // Served or not, the entry stays until remember() replaces it: a project not gathered again
+    // keeps its facts.
+    state_.used[state_.disk->index_of(*found)] = true;
+    if (found->stored.day < state_.today) state_.dirty = true;
+    return facts;
+  } catch (const Rejected&) {
+    return std::nullopt;
+  }
+}
+
+void CachedFacts::remember(const std::string& project_root, const StoredFacts& facts, int64_t newest_ns) const {
+  ResultCache::FileStamp newest;
+  newest.mtime_ns = newest.ctime_ns = newest_ns;
+  if (!trustworthy(newest, state_.opened_ns)) return;
+  std::string key = facts_key(project_root);
+  std::lock_guard lock(state_.mutex);
+  state_.fresh.insert_or_assign(key, ResultCache::State::Fresh{facts.keys, std::nullopt, encode(facts)});
+  state_.dirty = true;
+}
+
+std::string ResultCache::fingerprint(const Settings& settings, FactsRead facts) const {
+  return settings_hash(settings, facts, &state_->facts);
+}
+
+const FactMemo& ResultCache::fact_memo() const { return state_->facts; }
 
 ResultCache::ResultCache(std::shared_ptr<State> state) : state_(std::move(state)) {}
 
@@ -536,19 +632,6 @@ bool ResultCache::unchanged_without_findings(const std::string& slot, std::strin
   if (stored.day < state.today) state.dirty = true;
   return true;
 }
-
-namespace {
-
-// A stamp taken before the file was read identifies that text only when the file's times lie
-// before this run began: a file written in the same clock tick as its stamp could change again
-// without its stamp changing (git calls such an index entry "racily clean").
-std::optional<Stamp> trustworthy(const std::optional<Stamp>& stamp, int64_t opened_ns) {
-  constexpr int64_t kMargin = 2'000'000'000;
-  if (!stamp || stamp->mtime_ns >= opened_ns - kMargin || stamp->ctime_ns >= opened_ns - kMargin) return std::nullopt;
-  return stamp;
-}
-
-}  // namespace
 
 std::optional<std::vector<Diagnostic>> ResultCache::load(const std::string& key, std::string_view path,
                                                          const Settings& settings, std::string_view text) const {

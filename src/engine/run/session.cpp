@@ -35,17 +35,17 @@ Diagnostic file_problem(const char* code, std::string message, Severity severity
 }
 
 // The result cache's settings fingerprint, once per linter and set of project facts in a run:
-// building and hashing it for every file cost a warm run a fifth of its time.
+// building and hashing it for every file cost a warm run a fifth of its time. One cache a run.
 class Fingerprints {
  public:
-  const std::string& of(const Linter& linter, FactsRead facts) {
+  const std::string& of(const ResultCache& cache, const Linter& linter, FactsRead facts) {
     Key key{&linter, facts.bits()};
     {
       std::lock_guard lock(mutex_);
       if (auto it = memo_.find(key); it != memo_.end()) return it->second;
     }
     // Outside the lock: it may gather the project's facts.
-    std::string fingerprint = ResultCache::settings_fingerprint(linter.settings(), facts);
+    std::string fingerprint = cache.fingerprint(linter.settings(), facts);
     std::lock_guard lock(mutex_);
     return memo_.try_emplace(key, std::move(fingerprint)).first->second;
   }
@@ -74,7 +74,7 @@ class CacheLookup {
     keyed_by_text_ = linter.facts_read(SourceFile(file.path, "", file.language), true).any();
     // The key without project facts: every Python file's, and that of a file keyed by its text
     // when no rule firing on that text reads a fact.
-    factless_ = &fingerprints.of(linter, {});
+    factless_ = &fingerprints.of(*cache, linter, {});
     factless_slot_ = ResultCache::slot(file.path, linter.settings(), *factless_);
     // Stamped before reading only when an entry could spare the read; otherwise the stamp comes
     // from the opened file (a stat of the path per file was most of what writing a cache cost).
@@ -96,7 +96,7 @@ class CacheLookup {
     const std::string* fingerprint = factless_;
     std::string slot = factless_slot_;
     if (keyed_by_text_) {
-      fingerprint = &fingerprints_.of(linter_, linter_.facts_read(source));
+      fingerprint = &fingerprints_.of(*cache_, linter_, linter_.facts_read(source));
       slot = ResultCache::slot(file_.path, linter_.settings(), *fingerprint);
     }
     std::string key = ResultCache::key(slot, source.text());

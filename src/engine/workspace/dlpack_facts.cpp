@@ -98,8 +98,13 @@ bool cmake_uses_dlpack(std::string_view cmake) {
   return false;
 }
 
-OwnDlpack find_own_dlpack(const fs::path& root) {
+OwnDlpack find_own_dlpack(const fs::path& root, FactInputs* inputs) {
   OwnDlpack facts;
+  auto looked_at = [&](const fs::path& path) {
+    if (inputs != nullptr) inputs->extra_paths.push_back(path.string());
+  };
+  looked_at(root);
+  looked_at(root / ".gitmodules");
   if (auto modules = read_small(root / ".gitmodules"); modules && gitmodules_name_dlpack(*modules)) {
     facts.ships_own = true;
     facts.evidence = ".gitmodules";
@@ -114,12 +119,17 @@ OwnDlpack find_own_dlpack(const fs::path& root) {
     if (it->is_directory(error)) {
       // Discovery's skip list: version control, build output, environments (a virtual
       // environment's torch has its own `ATen/dlpack.h`, a cupy or tvm wheel a dlpack.h).
-      if (is_default_excluded(name)) it.disable_recursion_pending();
+      if (is_default_excluded(name)) {
+        it.disable_recursion_pending();
+      } else {
+        looked_at(path);  // a file added to it changes its stamp
+      }
       continue;
     }
     std::string generic = path.generic_string();
     if (name == "dlpack.h" && !cxx::is_torch_dlpack_header(generic) &&
         generic.find("/torch/include/") == std::string::npos) {
+      looked_at(path);
       auto header = read_small(path);
       if (!header) continue;
       bool old = declares_old_dlpack_names(*header);
@@ -128,6 +138,7 @@ OwnDlpack find_own_dlpack(const fs::path& root) {
       facts.declares_old_names = facts.declares_old_names || old;
       if (old) break;  // the strongest evidence there is
     } else if (!facts.ships_own && (name == "CMakeLists.txt" || path.extension() == ".cmake")) {
+      looked_at(path);
       auto cmake = read_small(path);
       if (cmake && lower(*cmake).find("dlpack") != std::string::npos && cmake_uses_dlpack(*cmake)) {
         facts.ships_own = true;

@@ -117,7 +117,9 @@ PythonVersions python_versions_of(const ProjectTree& tree) {
   });
   PythonVersions versions;
   // `.python-version` is no build file: read where pyenv and uv look for it.
-  if (ReadResult read = read_file(tree.root / ".python-version"); read.text) {
+  fs::path python_version = tree.root / ".python-version";
+  if (tree.inputs != nullptr) tree.inputs->extra_paths.push_back(python_version.string());
+  if (ReadResult read = read_file(python_version); read.text) {
     read_python_versions(".python-version", FileKind::Unknown, *read.text, versions);
   }
   for (const PythonVersions& one : found) merge(versions, one);

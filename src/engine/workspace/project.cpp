@@ -73,13 +73,47 @@ std::shared_ptr<const Project> Project::with_facts(ProjectFacts facts, fs::path 
   return project;
 }
 
+const std::vector<DiscoveredFile>& Project::listed_files() const {
+  std::call_once(listed_, [this] {
+    if (files_) listed_files_ = files_();
+  });
+  return listed_files_;
+}
+
 const ProjectFacts& Project::facts() const {
   std::call_once(gathered_, [this] {
     if (!files_) return;
-    std::vector<DiscoveredFile> files = files_();
-    facts_ = gather_project_facts({.root = root_, .files = files, .extensions = extensions_, .jobs = default_jobs()});
+    facts_ = gather_project_facts({.root = root_,
+                                   .files = listed_files(),
+                                   .extensions = extensions_,
+                                   .jobs = default_jobs(),
+                                   .inputs = &inputs_});
   });
   return facts_;
+}
+
+const nlohmann::json& Project::fact_keys(const FactMemo* memo) const {
+  std::call_once(keyed_, [this, memo] {
+    keys_ = std::make_unique<nlohmann::json>(nlohmann::json::object());
+    bool memoised = memo != nullptr && files_ && !root_.empty();
+    if (memoised) {
+      if (std::optional<StoredFacts> stored = memo->recall(root_.string())) {
+        nlohmann::json keys = nlohmann::json::parse(stored->keys, nullptr, false);
+        if (!keys.is_discarded() && keys.is_object() &&
+            inputs_signature(listed_files(), stored->extra_paths).hash == stored->signature) {
+          *keys_ = std::move(keys);
+          return;
+        }
+      }
+    }
+    add_fact_keys(facts(), all_facts(), *keys_);
+    if (!memoised) return;
+    // Stamped after gathering: an input changed meanwhile has a time within the run, and the
+    // memo keeps nothing so recent (FactMemo::remember).
+    InputsSignature signature = inputs_signature(listed_files(), inputs_.extra_paths);
+    memo->remember(root_.string(), {inputs_.extra_paths, signature.hash, keys_->dump()}, signature.newest_ns);
+  });
+  return *keys_;
 }
 
 fs::path project_root_of(const fs::path& path) {

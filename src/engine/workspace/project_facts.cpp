@@ -101,7 +101,7 @@ bool any_cmake_finds_torch(const ProjectTree& tree) {
 OwnDlpack own_dlpack_of(const ProjectTree& tree) {
   bool has_cxx = std::any_of(tree.files.begin(), tree.files.end(),
                              [](const DiscoveredFile& file) { return file.language == Language::Cxx; });
-  return has_cxx ? find_own_dlpack(tree.root) : OwnDlpack{};
+  return has_cxx ? find_own_dlpack(tree.root, tree.inputs) : OwnDlpack{};
 }
 
 // The environment variables the project's Python files (setup.py included) read by name.
@@ -243,6 +243,13 @@ ProjectFacts gather_project_facts(const ProjectTree& tree) {
 void add_fact_keys(const ProjectFacts& facts, FactsRead read, nlohmann::json& out) {
   for (const RegisteredFact& fact : kFacts) {
     if (read.reads(fact.index)) out[std::string(fact.name)] = fact.key(facts);
+  }
+}
+
+void add_fact_keys(const nlohmann::json& every_key, FactsRead read, nlohmann::json& out) {
+  for (const RegisteredFact& fact : kFacts) {
+    std::string name(fact.name);
+    if (read.reads(fact.index) && every_key.contains(name)) out[name] = every_key[name];
   }
 }
 

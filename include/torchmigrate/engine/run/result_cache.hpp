@@ -25,6 +25,7 @@
 #include "torchmigrate/core/diagnostic.hpp"
 #include "torchmigrate/engine/catalog/settings.hpp"
 #include "torchmigrate/engine/workspace/config.hpp"
+#include "torchmigrate/engine/workspace/fact_memo.hpp"
 #include "torchmigrate/engine/workspace/file_io.hpp"
 
 namespace torchmigrate::engine {
@@ -34,6 +35,8 @@ inline constexpr const char* kCacheDirEnvironment = "TORCHMIGRATE_CACHE_DIR";
 
 // The file in the cache directory that holds every entry.
 inline constexpr const char* kCacheFileName = "results.bin";
+
+class CachedFacts;
 
 class ResultCache {
  public:
@@ -58,6 +61,11 @@ class ResultCache {
   // file that reads the same facts under one Settings: a run computes it once per linter and
   // set of facts, not once per file.
   [[nodiscard]] static std::string settings_fingerprint(const Settings& settings, FactsRead facts);
+  // The same, with the project's facts recalled from this cache while what they were gathered
+  // from is unchanged (fact_memo.hpp), else gathered and kept here for later runs.
+  [[nodiscard]] std::string fingerprint(const Settings& settings, FactsRead facts) const;
+  // Project facts kept in the cache file beside the findings. Valid while this cache lives.
+  [[nodiscard]] const FactMemo& fact_memo() const;
   // A file's slot: a hash of the tool build, the path in its project and the settings'
   // fingerprint. A new text of the same file replaces the entry of its slot.
   [[nodiscard]] static std::string slot(std::string_view path, const Settings& settings, std::string_view fingerprint);
@@ -92,6 +100,7 @@ class ResultCache {
 
  private:
   struct State;
+  friend class CachedFacts;
   explicit ResultCache(std::shared_ptr<State> state);
 
   std::shared_ptr<State> state_;

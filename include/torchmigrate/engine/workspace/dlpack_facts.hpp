@@ -13,7 +13,8 @@ namespace torchmigrate::engine {
 
 // Walks the tree under `root` (skipping .git, build and virtual-environment folders) and stops at
 // the first pre-0.5 dlpack.h; bounded, so a huge tree costs at most a fixed number of entries.
-OwnDlpack find_own_dlpack(const std::filesystem::path& root);
+// `inputs` (may be null) gets every directory walked and every file read.
+OwnDlpack find_own_dlpack(const std::filesystem::path& root, FactInputs* inputs = nullptr);
 
 // The pieces, for tests: a `.gitmodules` text naming a dlpack submodule; a CMake text that finds,
 // builds, fetches or adds a dlpack directory; a header text that declares the pre-0.5 names.

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -40,6 +41,10 @@ class Project {
   [[nodiscard]] const TorchRange& torch_range() const { return torch_range_; }
   // Gathered from the project's tree on first use, then shared by every file of the project.
   [[nodiscard]] const ProjectFacts& facts() const;
+  // Every fact's key (add_fact_keys), as the result cache's keys hold them: from `memo` while the
+  // inputs of the gathering it recalls are unchanged (a stat per file, no read), else gathered
+  // and handed to `memo`. Computed once; `memo` may be null.
+  [[nodiscard]] const nlohmann::json& fact_keys(const FactMemo* memo) const;
 
  private:
   std::filesystem::path root_;
@@ -48,6 +53,13 @@ class Project {
   buildfiles::ExtraExtensions extensions_;
   mutable std::once_flag gathered_;
   mutable ProjectFacts facts_;
+  mutable FactInputs inputs_;  // what gathering facts_ looked at besides the listed files
+  mutable std::once_flag listed_;
+  mutable std::vector<DiscoveredFile> listed_files_;
+  mutable std::once_flag keyed_;
+  mutable std::unique_ptr<nlohmann::json> keys_;
+
+  const std::vector<DiscoveredFile>& listed_files() const;
 };
 
 // The directory of the project that holds `path` (a file or directory): the nearest one at or

@@ -19,6 +19,7 @@
 
 #include "torchmigrate/buildfiles/cuda_mentions.hpp"
 #include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/workspace/fact_memo.hpp"
 
 namespace torchmigrate::engine {
 
@@ -149,6 +150,8 @@ struct ProjectTree {
   const std::vector<DiscoveredFile>& files;
   const buildfiles::ExtraExtensions& extensions;
   unsigned jobs;
+  // Where a gather function notes the paths it looks at besides `files` (fact_memo.hpp); may be null.
+  FactInputs* inputs = nullptr;
 };
 
 // Every registered fact of the project, each by its gather function.
@@ -156,6 +159,8 @@ ProjectFacts gather_project_facts(const ProjectTree& tree);
 
 // The values of the facts in `read`, each under its name in `out` (the result cache's key).
 void add_fact_keys(const ProjectFacts& facts, FactsRead read, nlohmann::json& out);
+// The same, taken from every fact's key (`add_fact_keys` with all_facts()) kept by an earlier run.
+void add_fact_keys(const nlohmann::json& every_key, FactsRead read, nlohmann::json& out);
 
 // Whether this Python source calls `torch.onnx.export(..., dynamo=True)` (names resolved
 // through its imports).
