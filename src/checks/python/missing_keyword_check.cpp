@@ -3,9 +3,11 @@
 // keyword whose default changed. Two fixes: keep-old pins the 2.7 value, adopt-new the 2.8 one.
 #include "torchmigrate/checks/python_checks.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "torchmigrate/checks/call_arguments.hpp"
+#include "torchmigrate/checks/config_usage.hpp"
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/python_functions.hpp"
 #include "torchmigrate/checks/rule_fix.hpp"
@@ -35,6 +37,18 @@ class MissingKeywordCheck final : public engine::PythonCheck {
       condition_values_ = condition.strings("values");
       condition.finish();
     }
+    if (params.has("trusted_argument")) {
+      const Params trusted = params.object("trusted_argument");
+      trusted_position_ = trusted.integer("position");
+      trusted_keywords_ = trusted.strings("keywords");
+      trusted_prefixes_ = trusted.strings("prefixes");
+      trusted.finish();
+    }
+    if (params.has("adopt_new_applicability")) {
+      adopt_new_applicability_ = params.choice("adopt_new_applicability", {"unsafe", "display-only"}) == 0
+                                     ? Applicability::Unsafe
+                                     : Applicability::DisplayOnly;
+    }
     params.finish();
   }
 
@@ -61,6 +75,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
     if (given && !(none_is_default_ && is_literal(given, "None"))) return;
     if (positional_index_ && (arguments.positional().size() > *positional_index_)) return;
     if (!condition_keyword_.empty() && !condition_holds(arguments)) return;
+    if (!trusted_prefixes_.empty() && trusted(arguments)) return;
 
     std::map<std::string, std::string> values{{"callee", callee}, {"keyword", keyword_}};
     Diagnostic& diagnostic = context.report(rule(), call.range(), values);
@@ -99,6 +114,19 @@ class MissingKeywordCheck final : public engine::PythonCheck {
     return false;
   }
 
+  // The argument naming what the call acts on is a string the new default already trusts.
+  bool trusted(const CallArguments& arguments) const {
+    Node value;
+    if (trusted_position_ < arguments.positional().size()) value = arguments.positional()[trusted_position_];
+    for (const std::string& keyword : trusted_keywords_) {
+      if (!value) value = arguments.keyword_value(keyword);
+    }
+    std::optional<std::string> text = value ? plain_string(value) : std::nullopt;
+    if (!text) return false;
+    return std::any_of(trusted_prefixes_.begin(), trusted_prefixes_.end(),
+                       [&](const std::string& prefix) { return text->starts_with(prefix); });
+  }
+
   // Adds `keyword=value`, or replaces the `None` already given (`given`).
   Fix make_fix(const CallArguments& arguments, Node given, const std::string& value, FixPolicy policy,
                const std::string& why) const {
@@ -108,7 +136,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
     fix.policy = policy;
     // Pinning the old value never changes behaviour (the catalog's safety); writing the new one
     // is a decision, so at best unsafe.
-    if (policy != FixPolicy::KeepOld) fix.applicability = least_safe(fix.applicability, Applicability::Unsafe);
+    if (policy != FixPolicy::KeepOld) fix.applicability = least_safe(fix.applicability, adopt_new_applicability_);
     return fix;
   }
 
@@ -119,6 +147,9 @@ class MissingKeywordCheck final : public engine::PythonCheck {
   bool none_is_default_ = false;
   std::string condition_keyword_;
   std::vector<std::string> condition_values_;
+  size_t trusted_position_ = 0;
+  std::vector<std::string> trusted_keywords_, trusted_prefixes_;
+  Applicability adopt_new_applicability_ = Applicability::Unsafe;
 };
 
 }  // namespace
