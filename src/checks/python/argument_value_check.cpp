@@ -136,6 +136,12 @@ class ArgumentValueCheck final : public engine::PythonCheck {
     for (const Params& callee : params.objects("callees")) read_callee(callee, keyword);
     for (const Params& value : params.objects("values")) values_.push_back(read_value(value, rule.code));
     if (params.has("silenced_by")) silenced_by_ = params.strings("silenced_by");
+    if (params.has("silenced_when")) {
+      for (const Params& condition : params.objects("silenced_when")) {
+        silenced_when_.emplace_back(condition.string("keyword"), condition.strings("values"));
+        condition.finish();
+      }
+    }
     if (params.has("wrappers")) {
       for (const std::string& wrapper : params.strings("wrappers")) wrappers_.insert(wrapper);
     }
@@ -278,6 +284,8 @@ class ArgumentValueCheck final : public engine::PythonCheck {
   std::set<std::string, std::less<>> last_names_;  // of `callees_`
   std::vector<ValueSpec> values_;
   std::vector<std::string> silenced_by_;
+  // keyword -> values (Python source) that mean the call is not affected (`dynamo=False`)
+  std::vector<std::pair<std::string, std::vector<std::string>>> silenced_when_;
   std::set<std::string> wrappers_;
   Registration registration_;
   Membership membership_;
@@ -293,6 +301,10 @@ void ArgumentValueCheck::visit_call(Node call, PythonCheckContext& context) {
   if (!arguments.valid()) return;
   for (const std::string& keyword : silenced_by_) {
     if (arguments.keyword(keyword)) return;
+  }
+  for (const auto& [keyword, values] : silenced_when_) {
+    Node given = arguments.keyword_value(keyword);
+    if (given && std::find(values.begin(), values.end(), given.text()) != values.end()) return;
   }
   std::optional<ArgumentValue> value = argument_of(arguments, callee->second, model);
   if (!value) return;
