@@ -28,6 +28,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
     }
     keyword_ = params.string("keyword");
     keep_old_ = params.string("keep_old");
+    if (params.has("old_default")) old_default_ = params.string("old_default");
     adopt_new_ = params.string("adopt_new");
     if (params.has("positional_index")) positional_index_ = params.integer("positional_index");
     none_is_default_ = params.boolean("none_is_default", false);
@@ -43,11 +44,6 @@ class MissingKeywordCheck final : public engine::PythonCheck {
       trusted_keywords_ = trusted.strings("keywords");
       trusted_prefixes_ = trusted.strings("prefixes");
       trusted.finish();
-    }
-    if (params.has("adopt_new_applicability")) {
-      adopt_new_applicability_ = params.choice("adopt_new_applicability", {"unsafe", "display-only"}) == 0
-                                     ? Applicability::Unsafe
-                                     : Applicability::DisplayOnly;
     }
     params.finish();
   }
@@ -87,8 +83,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
     }
     if (given) {
       diagnostic.message += "; `" + keyword_ + "=None` selects that default";
-      diagnostic.fixes.push_back(make_fix(arguments, given, keep_old_, FixPolicy::KeepOld,
-                                          "keep the " + rule().release.from.str() + " behaviour"));
+      diagnostic.fixes.push_back(make_fix(arguments, given, keep_old_, FixPolicy::KeepOld, keep_old_reason()));
       diagnostic.fixes.push_back(make_fix(arguments, given, adopt_new_, FixPolicy::AdoptNew,
                                           "adopt the " + rule().release.to.str() + " default"));
       return;
@@ -97,8 +92,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
       diagnostic.message += "; `" + keyword_ + "` may come from `**kwargs`, so no fix is offered";
       return;
     }
-    diagnostic.fixes.push_back(make_fix(arguments, Node{}, keep_old_, FixPolicy::KeepOld,
-                                        "keep the " + rule().release.from.str() + " behaviour"));
+    diagnostic.fixes.push_back(make_fix(arguments, Node{}, keep_old_, FixPolicy::KeepOld, keep_old_reason()));
     diagnostic.fixes.push_back(make_fix(arguments, Node{}, adopt_new_, FixPolicy::AdoptNew,
                                         "adopt the " + rule().release.to.str() + " default"));
   }
@@ -112,6 +106,13 @@ class MissingKeywordCheck final : public engine::PythonCheck {
       if (value.text() == expected) return true;
     }
     return false;
+  }
+
+  // "keep the 2.10 behaviour", naming the old default when keep-old writes another value for it.
+  std::string keep_old_reason() const {
+    std::string reason = "keep the " + rule().release.from.str() + " behaviour";
+    if (!old_default_.empty()) reason += " of its default `" + old_default_ + "`";
+    return reason;
   }
 
   // The argument naming what the call acts on is a string the new default already trusts.
@@ -136,20 +137,20 @@ class MissingKeywordCheck final : public engine::PythonCheck {
     fix.policy = policy;
     // Pinning the old value never changes behaviour (the catalog's safety); writing the new one
     // is a decision, so at best unsafe.
-    if (policy != FixPolicy::KeepOld) fix.applicability = least_safe(fix.applicability, adopt_new_applicability_);
+    if (policy != FixPolicy::KeepOld) fix.applicability = least_safe(fix.applicability, Applicability::Unsafe);
     return fix;
   }
 
   std::set<std::string> callees_;
   std::set<std::string, std::less<>> last_names_;  // of `callees_`
   std::string keyword_, keep_old_, adopt_new_;
+  std::string old_default_;  // the old default, when `keep_old_` is another value that behaves as it did
   std::optional<size_t> positional_index_;
   bool none_is_default_ = false;
   std::string condition_keyword_;
   std::vector<std::string> condition_values_;
   size_t trusted_position_ = 0;
   std::vector<std::string> trusted_keywords_, trusted_prefixes_;
-  Applicability adopt_new_applicability_ = Applicability::Unsafe;
 };
 
 }  // namespace
