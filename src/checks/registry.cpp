@@ -39,6 +39,7 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_python("renamed-enum-member", make_renamed_enum_member_check);
     built.add_file("renamed-env-var", make_renamed_env_var_check);
     built.add_python("segment-reduce", make_segment_reduce_check);
+    built.add_python("sequence-dict-values", make_sequence_dict_values_check);
     built.add_python("tensordot-out", make_tensordot_out_check);
     return built;
   }();

@@ -16,7 +16,7 @@ spelling (a warning when it does not, as for an upper bound that is still accept
 
 RuleClaims: what a rule says about torch: a removed or renamed callable, enum member or config
 key exists in the release before `since` and not at `since`; a renamed one's replacement exists
-at `since`; a changed default was `keep_old` before and is `adopt_new` at `since`.
+at `since`; a changed default was `keep_old` (or `old_default`, when keep-old writes an equivalent value) before and is `adopt_new` at `since`.
 
 Environment: TORCHMIGRATE_SOURCE_DIR (the checkout), TORCHMIGRATE_RULES_DIR and
 TORCHMIGRATE_FIXTURES_DIR (a rules/ or tests/fixtures/python/ to check instead), TORCHMIGRATE_BIN
@@ -516,6 +516,12 @@ def writes_vocabulary(rule: dict) -> list[tuple[set, Requirement | None, str]]:
                 words.add(option["move_to"].split(".")[-1])
             requirement = Requirement.parse(option["requires"]["torch"]) if "requires" in option else None
             out.append((words, requirement, f"{option['module']}.{option['key']}"))
+    elif family == "argument-value":
+        for value in params.get("values", []):
+            if value.get("action") == "replace":
+                words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", value.get("with", ""))) - {"value"}
+                requirement = Requirement.parse(value["requires"]["torch"]) if "requires" in value else None
+                out.append((words, requirement, f"value {value['when']}"))
     elif family == "renamed-enum-member":
         out.append(({m["new_name"] for m in params.get("members", [])} | {params["enum"].split(".")[-1]}, None, "enum"))
     out.append((set(_strings(params)) | {w for s in _strings(params) for w in s.split(".")}, None, "params"))
@@ -942,8 +948,9 @@ class RuleClaims(unittest.TestCase):
             accepts = torch_api.accepts_keyword(before, callee, keyword)
             self.expect(accepts, f"{code}: `{callee}` takes `{keyword}=` in torch {before}")
             if accepts:
-                self.expect(default(before) == keep_old,
-                            f"{code}: `{callee}`'s `{keyword}` defaults to {keep_old} (keep_old) in torch {before}; "
+                old_default = params.get("old_default", keep_old)
+                self.expect(default(before) == old_default,
+                            f"{code}: `{callee}`'s `{keyword}` defaults to {old_default} (keep_old) in torch {before}; "
                             f"the index says {default(before)}")
         if not self.need(since, f"{callee}({keyword}=) at {since}"):
             return

@@ -26,6 +26,7 @@ std::unique_ptr<engine::PythonCheck> make_onnx_dynamo_jit_module_check(const eng
 std::unique_ptr<engine::PythonCheck> make_renamed_callable_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_renamed_enum_member_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_segment_reduce_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_sequence_dict_values_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_tensordot_out_check(const engine::RuleSpec& rule);
 
 }  // namespace torchmigrate::checks

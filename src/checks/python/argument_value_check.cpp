@@ -136,8 +136,20 @@ class ArgumentValueCheck final : public engine::PythonCheck {
     for (const Params& callee : params.objects("callees")) read_callee(callee, keyword);
     for (const Params& value : params.objects("values")) values_.push_back(read_value(value, rule.code));
     if (params.has("silenced_by")) silenced_by_ = params.strings("silenced_by");
+    if (params.has("silenced_when")) {
+      for (const Params& condition : params.objects("silenced_when")) {
+        silenced_when_.emplace_back(condition.string("keyword"), condition.strings("values"));
+        condition.finish();
+      }
+    }
     if (params.has("wrappers")) {
       for (const std::string& wrapper : params.strings("wrappers")) wrappers_.insert(wrapper);
+    }
+    if (params.has("unpacked")) {
+      const Params unpacked = params.object("unpacked");
+      unpacked_.severity = static_cast<Severity>(unpacked.choice("severity", {"error", "warning", "info"}));
+      unpacked_.detail = unpacked.string("detail");
+      unpacked.finish();
     }
     if (params.has("registered_by")) read_registration(params.object("registered_by"));
     if (params.has("membership")) read_membership(params.object("membership"));
@@ -269,6 +281,7 @@ class ArgumentValueCheck final : public engine::PythonCheck {
   void visit_membership(Node comparison, PythonCheckContext& context);
   void note_registration(Node call, PythonCheckContext& context);
   void note_decorated_registration(Node definition, PythonCheckContext& context);
+  void report_unpacked(Node call, const std::string& callee, const CalleeSpec& spec);
   [[nodiscard]] std::string use_of(const std::string& callee, const CalleeSpec& spec, const ArgumentValue& value) const;
   [[nodiscard]] std::optional<Fix> fix_for(const ValueSpec& spec, const CallArguments& arguments,
                                            const CalleeSpec& callee, const ArgumentValue& value) const;
@@ -278,7 +291,13 @@ class ArgumentValueCheck final : public engine::PythonCheck {
   std::set<std::string, std::less<>> last_names_;  // of `callees_`
   std::vector<ValueSpec> values_;
   std::vector<std::string> silenced_by_;
+  // keyword -> values (Python source) that mean the call is not affected (`dynamo=False`)
+  std::vector<std::pair<std::string, std::vector<std::string>>> silenced_when_;
   std::set<std::string> wrappers_;
+  struct {
+    std::optional<Severity> severity;  // set: calls that unpack `**mapping` are reported too
+    std::string detail;
+  } unpacked_;
   Registration registration_;
   Membership membership_;
   std::vector<Pending> pending_;
@@ -294,8 +313,15 @@ void ArgumentValueCheck::visit_call(Node call, PythonCheckContext& context) {
   for (const std::string& keyword : silenced_by_) {
     if (arguments.keyword(keyword)) return;
   }
+  for (const auto& [keyword, values] : silenced_when_) {
+    Node given = arguments.keyword_value(keyword);
+    if (given && std::find(values.begin(), values.end(), given.text()) != values.end()) return;
+  }
   std::optional<ArgumentValue> value = argument_of(arguments, callee->second, model);
-  if (!value) return;
+  if (!value) {
+    if (unpacked_.severity) report_unpacked(call, callee->first, callee->second);
+    return;
+  }
   const ValueSpec* spec = matching_value(value->literal);
   if (spec == nullptr) return;
   Pending pending;
@@ -308,6 +334,25 @@ void ArgumentValueCheck::visit_call(Node call, PythonCheckContext& context) {
   if (value->literal) pending.literal = plain_string(value->literal).value_or("");
   if (std::optional<Fix> fix = fix_for(*spec, arguments, callee->second, *value)) pending.fixes.push_back(*fix);
   hold(std::move(pending));
+}
+
+// A call without the argument that unpacks a mapping (`**options`), which may carry it: no fix.
+void ArgumentValueCheck::report_unpacked(Node call, const std::string& callee, const CalleeSpec& spec) {
+  Node list = call.field("arguments");
+  for (uint32_t i = 0; list && i < list.named_child_count(); ++i) {
+    Node splat = list.named_child(i);
+    if (splat.kind() != "dictionary_splat") continue;
+    Pending pending;
+    pending.range = splat.range();
+    pending.values = {{"callee", callee},
+                      {"keyword", spec.keyword},
+                      {"value", ""},
+                      {"use", "`" + callee + "(..., " + shown(splat) + ")`"},
+                      {"detail", unpacked_.detail}};
+    pending.severity = unpacked_.severity;
+    hold(std::move(pending));
+    return;
+  }
 }
 
 // "`torch.compile(..., backend="onnxrt")`", with the name's assignment when the value is held in one.

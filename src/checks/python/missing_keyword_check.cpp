@@ -3,9 +3,11 @@
 // keyword whose default changed. Two fixes: keep-old pins the 2.7 value, adopt-new the 2.8 one.
 #include "torchmigrate/checks/python_checks.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "torchmigrate/checks/call_arguments.hpp"
+#include "torchmigrate/checks/config_usage.hpp"
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/python_functions.hpp"
 #include "torchmigrate/checks/rule_fix.hpp"
@@ -26,6 +28,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
     }
     keyword_ = params.string("keyword");
     keep_old_ = params.string("keep_old");
+    if (params.has("old_default")) old_default_ = params.string("old_default");
     adopt_new_ = params.string("adopt_new");
     if (params.has("positional_index")) positional_index_ = params.integer("positional_index");
     none_is_default_ = params.boolean("none_is_default", false);
@@ -34,6 +37,13 @@ class MissingKeywordCheck final : public engine::PythonCheck {
       condition_keyword_ = condition.string("keyword");
       condition_values_ = condition.strings("values");
       condition.finish();
+    }
+    if (params.has("trusted_argument")) {
+      const Params trusted = params.object("trusted_argument");
+      trusted_position_ = trusted.integer("position");
+      trusted_keywords_ = trusted.strings("keywords");
+      trusted_prefixes_ = trusted.strings("prefixes");
+      trusted.finish();
     }
     params.finish();
   }
@@ -61,6 +71,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
     if (given && !(none_is_default_ && is_literal(given, "None"))) return;
     if (positional_index_ && (arguments.positional().size() > *positional_index_)) return;
     if (!condition_keyword_.empty() && !condition_holds(arguments)) return;
+    if (!trusted_prefixes_.empty() && trusted(arguments)) return;
 
     std::map<std::string, std::string> values{{"callee", callee}, {"keyword", keyword_}};
     Diagnostic& diagnostic = context.report(rule(), call.range(), values);
@@ -72,8 +83,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
     }
     if (given) {
       diagnostic.message += "; `" + keyword_ + "=None` selects that default";
-      diagnostic.fixes.push_back(make_fix(arguments, given, keep_old_, FixPolicy::KeepOld,
-                                          "keep the " + rule().release.from.str() + " behaviour"));
+      diagnostic.fixes.push_back(make_fix(arguments, given, keep_old_, FixPolicy::KeepOld, keep_old_reason()));
       diagnostic.fixes.push_back(make_fix(arguments, given, adopt_new_, FixPolicy::AdoptNew,
                                           "adopt the " + rule().release.to.str() + " default"));
       return;
@@ -82,8 +92,7 @@ class MissingKeywordCheck final : public engine::PythonCheck {
       diagnostic.message += "; `" + keyword_ + "` may come from `**kwargs`, so no fix is offered";
       return;
     }
-    diagnostic.fixes.push_back(make_fix(arguments, Node{}, keep_old_, FixPolicy::KeepOld,
-                                        "keep the " + rule().release.from.str() + " behaviour"));
+    diagnostic.fixes.push_back(make_fix(arguments, Node{}, keep_old_, FixPolicy::KeepOld, keep_old_reason()));
     diagnostic.fixes.push_back(make_fix(arguments, Node{}, adopt_new_, FixPolicy::AdoptNew,
                                         "adopt the " + rule().release.to.str() + " default"));
   }
@@ -97,6 +106,26 @@ class MissingKeywordCheck final : public engine::PythonCheck {
       if (value.text() == expected) return true;
     }
     return false;
+  }
+
+  // "keep the 2.10 behaviour", naming the old default when keep-old writes another value for it.
+  std::string keep_old_reason() const {
+    std::string reason = "keep the " + rule().release.from.str() + " behaviour";
+    if (!old_default_.empty()) reason += " of its default `" + old_default_ + "`";
+    return reason;
+  }
+
+  // The argument naming what the call acts on is a string the new default already trusts.
+  bool trusted(const CallArguments& arguments) const {
+    Node value;
+    if (trusted_position_ < arguments.positional().size()) value = arguments.positional()[trusted_position_];
+    for (const std::string& keyword : trusted_keywords_) {
+      if (!value) value = arguments.keyword_value(keyword);
+    }
+    std::optional<std::string> text = value ? plain_string(value) : std::nullopt;
+    if (!text) return false;
+    return std::any_of(trusted_prefixes_.begin(), trusted_prefixes_.end(),
+                       [&](const std::string& prefix) { return text->starts_with(prefix); });
   }
 
   // Adds `keyword=value`, or replaces the `None` already given (`given`).
@@ -115,10 +144,13 @@ class MissingKeywordCheck final : public engine::PythonCheck {
   std::set<std::string> callees_;
   std::set<std::string, std::less<>> last_names_;  // of `callees_`
   std::string keyword_, keep_old_, adopt_new_;
+  std::string old_default_;  // the old default, when `keep_old_` is another value that behaves as it did
   std::optional<size_t> positional_index_;
   bool none_is_default_ = false;
   std::string condition_keyword_;
   std::vector<std::string> condition_values_;
+  size_t trusted_position_ = 0;
+  std::vector<std::string> trusted_keywords_, trusted_prefixes_;
 };
 
 }  // namespace

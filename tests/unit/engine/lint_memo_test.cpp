@@ -156,7 +156,7 @@ TEST_CASE("Re-checking only the edited statement finds what a full lint finds") 
   // The rules of the statement-local families: missing-keyword, segment-reduce,
   // renamed-enum-member, tensordot-out, mps-use, and deprecated-module-tree in files without
   // its moved module.
-  for (const char* rule : {"TM201", "TM202", "TM302", "TM108", "TM109", "TM305", "TM306", "TM301"}) {
+  for (const char* rule : {"TM201", "TM202", "TM302", "TM108", "TM109", "TM305", "TM306", "TM301", "TM221", "TM129"}) {
     for (const auto& entry :
          fs::directory_iterator(fs::path(TORCHMIGRATE_SOURCE_DIR) / "tests/fixtures/python" / rule)) {
       if (entry.path().extension() == ".py") sources.push_back(entry.path());
