@@ -32,7 +32,7 @@ esac
 packages=(
   g++ cmake ninja-build pkg-config git
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev
-  libtree-sitter-dev libclang-14-dev libdtl-dev libgit2-dev libmd-dev libxxhash-dev
+  libtree-sitter-dev libclang-14-dev libdtl-dev libgit2-dev libmd-dev libxxhash-dev libutf8proc-dev
 )
 if [ "$mode" = test ]; then
   packages+=(

@@ -163,7 +163,7 @@ void add_selection_options(CLI::App& command, CheckOptions& options) {
   command.add_flag("--fix-only,!--no-fix-only", options.fix_only,
                    "Apply fixes without reporting the findings that remain");
   command.add_flag("--show-fixes,!--no-show-fixes", options.show_fixes, "List the fixes applied, per file and rule");
-  command.add_flag("--exit-zero", options.exit_zero, "Exit 0 even when findings remain");
+  command.add_flag("-e,--exit-zero", options.exit_zero, "Exit 0 even when findings remain");
   command.add_flag("--exit-non-zero-on-fix", options.exit_non_zero_on_fix,
                    "Exit 1 if any fix was applied, even when no finding remains");
   command
@@ -177,7 +177,8 @@ void add_selection_options(CLI::App& command, CheckOptions& options) {
   add_list_option(command, "--exclude", options.exclude,
                   "Paths or globs to skip instead of the configuration's `exclude` (the built-in skips stay)");
   add_list_option(command, "--extend-exclude", options.extend_exclude, "More paths or globs to skip");
-  add_list_option(command, "--per-file-ignores", options.per_file_ignores,
+  // Ruff spells the adding flag --extend-per-file-ignores; this one always adds.
+  add_list_option(command, "--per-file-ignores,--extend-per-file-ignores", options.per_file_ignores,
                   "GLOB:CODES to ignore in matching files, on top of the configuration's (e.g. 'tests/**:TM2')")
       ->type_name("GLOB:CODES");
   add_list_option(command, "--fixable", options.fixable,
@@ -224,7 +225,7 @@ void add_run_options(CLI::App& command, CheckOptions& options) {
   command.add_option("--cache-dir", options.cache_dir,
                      "Cache findings per file here (default: the configuration's cache-dir; none without it)")
       ->envname("TORCHMIGRATE_CACHE_DIR");
-  command.add_flag("--no-cache", options.no_cache, "Do not read or write the cache");
+  command.add_flag("-n,--no-cache", options.no_cache, "Do not read or write the cache");
   command.add_option("--output-format", options.output_format, "Report format (default: concise)")
       ->envname("TORCHMIGRATE_OUTPUT_FORMAT")
       ->check(known_format());

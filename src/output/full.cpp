@@ -1,23 +1,19 @@
 // SPDX-License-Identifier: MIT
 // The full text format: the concise line, then the source line with a caret under the range,
 // and the fix the finding offers. Paths, messages and source lines are printed with their
-// control characters escaped; the caret is measured on the escaped line it points into.
+// control characters escaped; the caret is measured on the escaped line it points into, in
+// terminal columns (display_width).
 #include <algorithm>
 #include <string>
 
 #include "torchmigrate/engine/lint/fixer.hpp"
+#include "torchmigrate/output/display_width.hpp"
 #include "torchmigrate/output/escape.hpp"
 #include "torchmigrate/output/report.hpp"
 #include "torchmigrate/output/style.hpp"
 
 namespace torchmigrate::output {
 namespace {
-
-uint32_t code_points(std::string_view text) {
-  return static_cast<uint32_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
 
 void write_snippet(const Report& report, const SourceFile& file, const Diagnostic& diagnostic, std::ostream& out) {
   const LineIndex& lines = file.lines();
@@ -28,12 +24,14 @@ void write_snippet(const Report& report, const SourceFile& file, const Diagnosti
   std::string_view text = file.slice(line_range);
   uint32_t start = diagnostic.range.start - line_range.start;
   uint32_t end = std::min(diagnostic.range.end, line_range.end);
-  uint32_t width =
-      end > diagnostic.range.start ? code_points(escape_control(file.slice({diagnostic.range.start, end}), true)) : 1;
+  // Terminal columns, not code points: a CJK character or an emoji takes two.
+  size_t width =
+      end > diagnostic.range.start ? display_width(escape_control(file.slice({diagnostic.range.start, end}), true)) : 0;
+  width = std::max<size_t>(width, 1);
   std::string bar = styled(report, Style::Gutter, gutter + " |");
   out << bar << '\n';
   out << styled(report, Style::Gutter, number + " |") << ' ' << escape_control(text, true) << '\n';
-  out << bar << ' ' << std::string(code_points(escape_control(text.substr(0, start), true)), ' ')
+  out << bar << ' ' << blank_like(escape_control(text.substr(0, start), true))
       << styled(report, Style::Caret, std::string(width, '^') + ' ' + diagnostic.code) << '\n';
   out << bar << '\n';
 }

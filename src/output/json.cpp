@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // JSON array of findings in Ruff's field layout (code, message, filename, location,
-// end_location, fix.edits), plus severity and the rule name.
+// end_location, fix.edits, url), plus severity and the rule name.
 #include <nlohmann/json.hpp>
 
 #include "torchmigrate/engine/lint/fixer.hpp"
@@ -54,6 +54,9 @@ nlohmann::json finding_json(const Report& report, const FileFindings& findings, 
   nlohmann::json alternatives = nlohmann::json::array();
   for (const Fix& fix : diagnostic.fixes) alternatives.push_back(fix_json(file, cells, fix, settings));
   entry["fixes"] = alternatives;
+  // Ruff's field: the rule's documentation page (where the build publishes docs/rules), else null.
+  std::string url = rule != nullptr ? engine::rule_docs_url(*rule) : std::string();
+  entry["url"] = url.empty() ? nlohmann::json(nullptr) : nlohmann::json(url);
   return entry;
 }
 

@@ -106,8 +106,11 @@ void write(Format format, const Report& report, std::ostream& out) {
   switch (format) {
     case Format::Concise: write_concise(report, out); break;
     case Format::Full: write_full(report, out); break;
+    case Format::Grouped: write_grouped(report, out); break;
+    case Format::Pylint: write_pylint(report, out); break;
     case Format::Json: write_json(report, out); break;
     case Format::JsonLines: write_json_lines(report, out); break;
+    case Format::Rdjson: write_rdjson(report, out); break;
     case Format::Sarif: write_sarif(report, out); break;
     case Format::Github: write_github(report, out); break;
     case Format::Gitlab: write_gitlab(report, out); break;

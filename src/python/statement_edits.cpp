@@ -2,6 +2,9 @@
 #include "torchmigrate/python/statement_edits.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
 
 namespace torchmigrate::python {
 
@@ -88,6 +91,94 @@ std::optional<Edit> remove_statement(Node statement) {
   auto self = std::find(siblings.begin(), siblings.end(), statement);
   if (self == siblings.end()) return std::nullopt;
   return remove_lines_spanning_neighbour(source, siblings, self, from, to);
+}
+
+namespace {
+
+// The line that starts at `start`, without its line break.
+std::string_view line_at(std::string_view source, uint32_t start) {
+  std::string_view line = source.substr(start, next_line_start(source, start) - start);
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+  return line;
+}
+
+// A paragraph boundary: no line (`start` at the end of the text), a blank line, or a line indented
+// less than `indent` (the block's header above, the code after the block below).
+bool boundary(std::string_view source, uint32_t start, std::string_view indent) {
+  if (start >= source.size()) return true;
+  std::string_view line = line_at(source, start);
+  return is_blank(line) || line.find_first_not_of(" \t") < indent.size();
+}
+
+// The comment lines directly above `statement` at its indentation: the first one's line start
+// (the statement's own line start when there are none) and their text. Read from the lines, each
+// confirmed a comment by the tree (not a line of a string): a comment before a block's first
+// statement belongs to the block's parent in the tree, not to the block.
+std::pair<uint32_t, std::string> comments_above(Node statement, uint32_t line, std::string_view indent) {
+  std::string_view source = statement.source();
+  Node top = statement;
+  while (Node parent = top.parent()) top = parent;
+  uint32_t first = line;
+  std::string text;
+  while (first > 0) {
+    uint32_t above = line_start(source, first - 1);
+    std::string_view content = line_at(source, above);
+    if (content.size() <= indent.size() || !content.starts_with(indent) || content[indent.size()] != '#') break;
+    uint32_t at = above + static_cast<uint32_t>(indent.size());
+    if (top.descendant_for_range(at, at + 1).kind() != "comment") break;
+    first = above;
+    text.append(content).append("\n");
+  }
+  return {first, text};
+}
+
+// The range [start, end) to remove around a paragraph of comments and statement, [first, after),
+// with the blank lines that would otherwise double up: those after it when code follows in the
+// same block, those before it when it ends its block or the file.
+TextRange with_blank_lines(std::string_view source, uint32_t first, uint32_t after, std::string_view indent) {
+  uint32_t above = first;
+  while (above > 0 && is_blank(line_at(source, line_start(source, above - 1)))) above = line_start(source, above - 1);
+  if (above == first) return {first, after};
+  uint32_t below = after;
+  while (below < source.size() && is_blank(line_at(source, below))) below = next_line_start(source, below);
+  if (boundary(source, below, indent)) return {above, after};  // the block or the file ends here
+  return {first, below};
+}
+
+}  // namespace
+
+std::optional<Edit> remove_statement_and_comments(Node statement, std::string_view subject) {
+  std::optional<Edit> edit = remove_statement(statement);
+  if (!edit) return edit;
+  std::string_view source = statement.source();
+  uint32_t line = line_start(source, statement.start());
+  std::string_view indent = source.substr(line, statement.start() - line);
+  if (!is_blank(indent)) return edit;
+  auto [first, comments] = comments_above(statement, line, indent);
+  if (first == line) return edit;
+  uint32_t after = next_line_start(source, statement.end());
+  // The line above the comments; none (the end of the text, for `boundary`) at the file's start.
+  uint32_t before = first == 0 ? static_cast<uint32_t>(source.size()) : line_start(source, first - 1);
+  bool paragraph = boundary(source, before, indent) && boundary(source, after, indent);
+  if (!paragraph && (subject.empty() || comments.find(subject) == std::string::npos)) return edit;
+
+  Edit& out = *edit;
+  if (out.range == statement.range() && out.replacement == "pass") {
+    out.range.start = first + static_cast<uint32_t>(indent.size());
+    return edit;
+  }
+  TextRange cut = paragraph ? with_blank_lines(source, first, after, indent) : TextRange{first, after};
+  if (out.range.start == line && out.range.end == after) {
+    out.range = cut;
+  } else if (out.range.start < cut.start && out.range.end == after &&
+             out.replacement == source.substr(out.range.start, line - out.range.start)) {
+    // Spanning the previous statement, kept verbatim: keep less of what follows it.
+    out.replacement = std::string(source.substr(out.range.start, cut.start - out.range.start));
+    out.range.end = cut.end;
+  } else if (out.range.start == line) {
+    out.range.start = first;  // spanning the next statement: only the comments are added
+  }
+  return edit;
 }
 
 }  // namespace torchmigrate::python

@@ -64,10 +64,59 @@ class GitHubAction(unittest.TestCase):
         referenced = set(re.findall(r"\binputs\.([A-Za-z0-9_-]+)", self.text))
         self.assertTrue(referenced)
         self.assertLessEqual(referenced, set(self.action["inputs"]))
-        self.assertEqual(set(self.action["inputs"]), {"version", "args", "paths"})
+        self.assertEqual(set(self.action["inputs"]), {"version", "args", "paths", "upload-sarif"})
+        # The ref names the release (`uses: owner/torchmigrate@v0.1.0`): no input is required.
+        for name, spec in self.action["inputs"].items():
+            with self.subTest(input=name):
+                self.assertFalse(spec.get("required", False))
         uses = [step["uses"] for step in steps if "uses" in step]
         self.assertTrue(any(u.startswith("github/codeql-action/upload-sarif@") for u in uses), uses)
         self.assertIn("$GITHUB_STEP_SUMMARY", self.text)
+
+    def test_check_runs_once_and_every_report_comes_from_its_results(self):
+        runs = [step["run"] for step in self.action["runs"]["steps"] if "run" in step]
+        checks = [line for run_text in runs for line in run_text.splitlines() if "torchmigrate check" in line]
+        self.assertEqual(len(checks), 1, checks)
+        self.assertIn("--shard 1/1 --output-format json", checks[0])
+        merges = " ".join(line for run_text in runs for line in run_text.splitlines() if "torchmigrate merge" in line)
+        for report in ("sarif", "markdown", "github"):
+            self.assertIn(f"--output-format {report}", merges)
+
+    def test_the_sarif_upload_can_be_skipped_and_is_on_fork_pull_requests(self):
+        upload = next(step for step in self.action["runs"]["steps"]
+                      if step.get("uses", "").startswith("github/codeql-action/upload-sarif@"))
+        condition = upload["if"]
+        self.assertIn("inputs.upload-sarif == 'true'", condition)
+        self.assertIn("github.event.pull_request.head.repo.full_name == github.repository", condition)
+        self.assertEqual(self.action["inputs"]["upload-sarif"]["default"], "true")
+
+    def install_plan(self, os_release, version="", ref="", action_path="/actions/torchmigrate"):
+        temp = Path(tempfile.mkdtemp(prefix="torchmigrate-action-"))
+        self.addCleanup(shutil.rmtree, temp, True)
+        (temp / "os-release").write_text(os_release)
+        env = dict(ENV, TORCHMIGRATE_VERSION=version, TORCHMIGRATE_ACTION_REF=ref, TORCHMIGRATE_ACTION_PATH=action_path,
+                   TORCHMIGRATE_OS_RELEASE=str(temp / "os-release"), TORCHMIGRATE_INSTALL_PLAN="1")
+        result = subprocess.run(["bash", str(SOURCE_DIR / "ci" / "github" / "install.sh")], env=env,
+                                capture_output=True, text=True, timeout=60)
+        return result.returncode, result.stdout.strip(), result.stderr
+
+    def test_install_takes_the_version_from_the_ref_and_builds_where_the_deb_cannot_go(self):
+        debian = "ID=debian\nVERSION_CODENAME=bookworm\n"
+        ubuntu = "ID=ubuntu\nVERSION_CODENAME=noble\n"
+        self.assertEqual(self.install_plan(debian, ref="v0.1.0")[:2], (0, "deb 0.1.0"))
+        self.assertEqual(self.install_plan(debian, version="0.2.0", ref="v0.1.0")[:2], (0, "deb 0.2.0"))
+        # ubuntu-latest: the .deb is Debian 12's; the action's own checkout is built.
+        self.assertEqual(self.install_plan(ubuntu, ref="v0.1.0")[:2], (0, "source /actions/torchmigrate"))
+        self.assertEqual(self.install_plan(ubuntu, ref="main")[:2], (0, "source /actions/torchmigrate"))
+        self.assertEqual(self.install_plan(ubuntu, version="v0.1.0", ref="v0.1.0")[:2],
+                         (0, "source /actions/torchmigrate"))
+        # Another release than the ref's: its tag is cloned and built.
+        self.assertEqual(self.install_plan(ubuntu, version="0.2.0", ref="main")[:2], (0, "clone v0.2.0"))
+        # A branch ref in a Debian 12 container: no release to download, so the checkout is built.
+        self.assertEqual(self.install_plan(debian, ref="main")[:2], (0, "source /actions/torchmigrate"))
+        code, _, error = self.install_plan(ubuntu, ref="main", action_path="")
+        self.assertEqual(code, 2)
+        self.assertIn("`version` input", error)
 
     def expand(self, text, temp):
         """The expressions the runner would substitute, with each input's default."""
@@ -81,8 +130,8 @@ class GitHubAction(unittest.TestCase):
         tree = copy_of_example(self)
         summary = tree.root / "summary.md"
         steps = [s for s in self.action["runs"]["steps"] if "run" in s]
-        # The first step downloads the release from GitHub; the others are torchmigrate commands.
-        self.assertIn("apt-get install", steps[0]["run"])
+        # The first step installs torchmigrate (ci/github/install.sh); the others run it.
+        self.assertIn("ci/github/install.sh", steps[0]["run"])
         exits = {}
         for step in steps[1:]:
             env = dict(ENV, PATH=binary_directory() + os.pathsep + ENV["PATH"], GITHUB_STEP_SUMMARY=str(summary),
@@ -93,7 +142,7 @@ class GitHubAction(unittest.TestCase):
             exits[step["name"]] = result.returncode
             if "--output-format github" in step["run"]:
                 self.assertIn("::error title=torchmigrate", result.stdout)
-        self.assertEqual(exits, {"torchmigrate (SARIF)": 0, "Job summary": 0, "torchmigrate": 1})
+        self.assertEqual(exits, {"torchmigrate (check)": 0, "Reports (SARIF, job summary)": 0, "torchmigrate": 1})
         sarif = json.loads((tree.project / "torchmigrate.sarif").read_text())
         self.assertEqual(sarif["version"], "2.1.0")
         self.assertTrue(sarif["runs"][0]["results"])

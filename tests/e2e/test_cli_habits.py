@@ -72,3 +72,31 @@ class RuffHabits(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+    def test_ruff_short_flags_and_extend_per_file_ignores(self):
+        # -e is --exit-zero and -n --no-cache, as in Ruff.
+        self.assertEqual(run("check", "a.py", "-e", "-n", cwd=self.tree.root, check_exit=0).stdout,
+                         run("check", "a.py", "--exit-zero", "--no-cache", cwd=self.tree.root, check_exit=0).stdout)
+        # --extend-per-file-ignores adds to the configuration's, as --per-file-ignores always does.
+        extended = run("check", "a.py", "--extend-per-file-ignores", "a.py:TM102", "--output-format", "pylint",
+                       cwd=self.tree.root, check_exit=1).stdout
+        self.assertEqual(extended.splitlines(), [
+            "a.py:4: [TM201] `torch.export.export` defaults to `strict=False` in torch 2.8 (it was `True`); "
+            "pass `strict=` explicitly"])
+        self.assertEqual(extended, run("check", "a.py", "--per-file-ignores", "a.py:TM102", "--output-format",
+                                       "pylint", cwd=self.tree.root, check_exit=1).stdout)
+
+    def test_grouped_and_rdjson_from_the_command_line(self):
+        grouped = run("check", "a.py", "--output-format", "grouped", cwd=self.tree.root, check_exit=1).stdout
+        lines = grouped.splitlines()
+        self.assertEqual(lines[0], "a.py:")
+        self.assertRegex(lines[1], r"^  2:1 TM102 ")
+        self.assertRegex(lines[2], r"^  4:6 TM201 \[\*\] `torch\.export\.export` defaults")
+        self.assertRegex(lines[3], r"^  5:4 TM102 ")
+        self.assertEqual(lines[4], "")
+        self.assertTrue(lines[5].startswith("Found 3 findings"), lines)
+        result = json.loads(run("check", "a.py", "--output-format", "rdjson", cwd=self.tree.root,
+                                check_exit=1).stdout)
+        self.assertEqual(result["source"], {"name": "torchmigrate"})
+        self.assertEqual([d["code"]["value"] for d in result["diagnostics"]], ["TM102", "TM201", "TM102"])
+        self.assertEqual(result["diagnostics"][1]["suggestions"][0]["text"], ", strict=True")

@@ -39,7 +39,7 @@ OPTIONS = [
     (["--target-version"], "2.9", [], False),
     (["--extend-exclude"], "a.py", [], True),  # with --force-exclude, as the hook passes it
     (["--exclude"], "a.py", [], True),
-    (["--per-file-ignores"], "a.py:TM102", [], True),
+    (["--per-file-ignores", "--extend-per-file-ignores"], "a.py:TM102", [], True),
     (["--fixable"], "TM102", [], True),
     (["--unfixable"], "TM201", [], True),
     (["--extend-fixable"], "TM201", [], False),

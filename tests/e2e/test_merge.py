@@ -10,7 +10,8 @@ import unittest
 
 from tm_e2e import EXAMPLE, SOURCE_DIR, TempTree, copy_tree, run
 
-FORMATS = ("json", "json-lines", "concise", "full", "sarif", "github", "gitlab", "junit", "markdown", "html")
+FORMATS = ("json", "json-lines", "concise", "full", "grouped", "pylint", "rdjson", "sarif", "github", "gitlab", "junit",
+           "markdown", "html")
 # For the large tree: the formats CI reads, whose reports cover every file.
 CI_FORMATS = ("json", "concise", "sarif", "github", "gitlab", "junit", "markdown")
 ENV = {k: v for k, v in os.environ.items() if k not in ("GITHUB_WORKSPACE", "CI_PROJECT_DIR", "TORCHMIGRATE_SHARD")}

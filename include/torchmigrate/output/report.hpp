@@ -77,7 +77,21 @@ struct Report {
 };
 
 // One per name of engine::kOutputFormatNames, in its order: parse_format maps a name by position.
-enum class Format { Concise, Full, Json, JsonLines, Sarif, Github, Gitlab, Junit, Markdown, Html };
+enum class Format {
+  Concise,
+  Full,
+  Grouped,
+  Pylint,
+  Json,
+  JsonLines,
+  Rdjson,
+  Sarif,
+  Github,
+  Gitlab,
+  Junit,
+  Markdown,
+  Html
+};
 
 // Every --output-format name, in the order the help text lists them.
 const std::vector<std::string>& format_names();
@@ -86,8 +100,14 @@ Format parse_format(std::string_view name);
 
 void write_concise(const Report& report, std::ostream& out);
 void write_full(const Report& report, std::ostream& out);
+// Ruff's grouped format: the findings under their file's path, then the summary.
+void write_grouped(const Report& report, std::ostream& out);
+// `path:line: [CODE] message`, as pylint and flake8 print it.
+void write_pylint(const Report& report, std::ostream& out);
 void write_json(const Report& report, std::ostream& out);
 void write_json_lines(const Report& report, std::ostream& out);
+// Reviewdog's diagnostic format (rdjson), with fixes as suggested changes.
+void write_rdjson(const Report& report, std::ostream& out);
 void write_sarif(const Report& report, std::ostream& out);
 void write_github(const Report& report, std::ostream& out);
 void write_gitlab(const Report& report, std::ostream& out);

@@ -36,5 +36,11 @@ Edit remove_lines_spanning_neighbour(std::string_view source, const std::vector<
 // Removes a simple statement; a block left empty gets `pass`. nullopt when the statement shares
 // its line with code the edit cannot separate.
 std::optional<Edit> remove_statement(Node statement);
+// remove_statement, and with the statement the comment lines directly above it (at its
+// indentation, nothing between) that are about it: when comments and statement make a paragraph
+// of their own (blank lines, the block's start or its end around them), or when the comments name
+// `subject` (the setting the statement makes). A comment above a group of statements stays. Blank
+// lines the removal would double up are taken too.
+std::optional<Edit> remove_statement_and_comments(Node statement, std::string_view subject);
 
 }  // namespace torchmigrate::python

@@ -20,7 +20,7 @@ namespace {
 
 using engine::PythonCheckContext;
 using python::Node;
-using python::remove_statement;
+using python::remove_statement_and_comments;
 
 enum class Action { Rename, Delete, Report, Ignore };
 
@@ -352,7 +352,7 @@ class ConfigOptionCheck final : public engine::PythonCheck {
     std::optional<Edit> edit;
     switch (usage.kind) {
       case ConfigUsageKind::AttributeWrite:
-        edit = remove_statement(enclosing_statement(usage.site.parent()));
+        edit = remove_statement_and_comments(enclosing_statement(usage.site.parent()), usage.key);
         break;
       case ConfigUsageKind::PatchKeyword:
         if (argument_count(usage.owner_call) == 1) {
@@ -387,7 +387,7 @@ class ConfigOptionCheck final : public engine::PythonCheck {
         edit = remove_patch_use(usage.owner_call);
         break;
       case ConfigUsageKind::SetAttr:
-        edit = remove_statement(enclosing_statement(usage.owner_call));
+        edit = remove_statement_and_comments(enclosing_statement(usage.owner_call), usage.key);
         break;
       case ConfigUsageKind::AttributeRead:
       case ConfigUsageKind::GetAttr:
@@ -417,7 +417,7 @@ class ConfigOptionCheck final : public engine::PythonCheck {
     } else {
       if (fix.title.empty()) fix.title = "Remove the `" + spec.name + "` setting";
       Node statement = enclosing_statement(usage.site);
-      std::optional<Edit> edit = remove_statement(statement);
+      std::optional<Edit> edit = remove_statement_and_comments(statement, spec.name);
       if (!edit) return;
       fix.edits.push_back(std::move(*edit));
     }

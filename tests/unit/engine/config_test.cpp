@@ -75,7 +75,7 @@ TEST_CASE("errors name the file, the key and the valid choices") {
   CHECK_THAT(error_of(dir.write("c/torchmigrate.toml", "policy = \"newest\"\n")),
              Catch::Contains("`policy` invalid policy `newest`; expected keep-old or adopt-new"));
   CHECK_THAT(error_of(dir.write("d/torchmigrate.toml", "output-format = \"xml\"\n")),
-             Catch::Contains("expected one of: concise, full, json"));
+             Catch::Contains("expected one of: concise, full, grouped, pylint, json, json-lines, rdjson, sarif"));
   CHECK_THAT(error_of(dir.write("e/torchmigrate.toml", "min-torch = 2.8\n")), Catch::Contains("`min-torch` must be a string"));
   CHECK_THAT(error_of(dir.write("f/torchmigrate.toml", "select = [\n")), Catch::Contains("invalid TOML"));
   CHECK_THAT(error_of(dir.write("g/pyproject.toml", "[tool.torchmigrate]\nfoo = 1\n")),

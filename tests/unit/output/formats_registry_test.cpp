@@ -9,9 +9,12 @@
 using namespace format_tests;
 
 TEST_CASE("every format name parses and dispatches to its writer") {
-  CHECK(output::format_names() ==
-        std::vector<std::string>{"concise", "full", "json", "json-lines", "sarif", "github", "gitlab", "junit",
-                                 "markdown", "html"});
+  CHECK(output::format_names() == std::vector<std::string>{"concise", "full", "grouped", "pylint", "json", "json-lines",
+                                                           "rdjson", "sarif", "github", "gitlab", "junit", "markdown",
+                                                           "html"});
+  CHECK(output::parse_format("grouped") == output::Format::Grouped);
+  CHECK(output::parse_format("pylint") == output::Format::Pylint);
+  CHECK(output::parse_format("rdjson") == output::Format::Rdjson);
   CHECK(output::parse_format("json-lines") == output::Format::JsonLines);
   CHECK(output::parse_format("sarif") == output::Format::Sarif);
   CHECK(output::parse_format("github") == output::Format::Github);
@@ -20,8 +23,8 @@ TEST_CASE("every format name parses and dispatches to its writer") {
   CHECK(output::parse_format("markdown") == output::Format::Markdown);
   CHECK(output::parse_format("html") == output::Format::Html);
   CHECK_THROWS_WITH(output::parse_format("xml"),
-                    "unknown output format `xml`; expected one of: concise, full, json, json-lines, sarif, github, "
-                    "gitlab, junit, markdown, html");
+                    "unknown output format `xml`; expected one of: concise, full, grouped, pylint, json, json-lines, "
+                    "rdjson, sarif, github, gitlab, junit, markdown, html");
 
   LintedReport linted;
   std::ostringstream out;
@@ -33,6 +36,14 @@ TEST_CASE("every format name parses and dispatches to its writer") {
   std::ostringstream markdown;
   output::write(output::Format::Markdown, linted.report, markdown);
   CHECK(markdown.str() == render(output::write_markdown, linted.report));
+  using Writer = void (*)(const output::Report&, std::ostream&);
+  for (auto [format, writer] : {std::pair<output::Format, Writer>{output::Format::Grouped, output::write_grouped},
+                                {output::Format::Pylint, output::write_pylint},
+                                {output::Format::Rdjson, output::write_rdjson}}) {
+    std::ostringstream written;
+    output::write(format, linted.report, written);
+    CHECK(written.str() == render(writer, linted.report));
+  }
   std::ostringstream html;
   output::write(output::Format::Html, linted.report, html);
   CHECK(html.str() == render(output::write_html, linted.report));

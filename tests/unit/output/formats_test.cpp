@@ -66,6 +66,11 @@ TEST_CASE("json output carries locations, the chosen fix and its alternatives") 
   CHECK(finding["fix"]["policy"] == "keep-old");
   CHECK(finding["fix"]["edits"][0]["content"] == ", strict=True");
   CHECK(finding["fixes"].size() == 2);
+  // Ruff's `url`: the rule's page where the build publishes docs/rules, else null.
+  REQUIRE(finding.contains("url"));
+  std::string page = engine::rule_docs_url(*engine::Catalog::builtin().find("TM201"));
+  CHECK(finding["url"] == (page.empty() ? nlohmann::json(nullptr) : nlohmann::json(page)));
+  CHECK((page.empty() || page.ends_with("/TM201-export-strict-default-changed.md")));
 }
 
 TEST_CASE("the unified diff has headers and hunks that patch can apply") {

@@ -113,8 +113,9 @@ FixPolicy validate_policy(std::string_view code, std::string_view value, const C
 // The report formats, in the order help texts list them: what --output-format and a
 // configuration's `output-format` accept. Here because the configuration is read below the
 // output layer; output::Format has one enumerator per name, in this order.
-inline constexpr std::array<std::string_view, 10> kOutputFormatNames = {
-    "concise", "full", "json", "json-lines", "sarif", "github", "gitlab", "junit", "markdown", "html"};
+inline constexpr std::array<std::string_view, 13> kOutputFormatNames = {
+    "concise", "full",   "grouped", "pylint", "json",     "json-lines", "rdjson",
+    "sarif",   "github", "gitlab",  "junit",  "markdown", "html"};
 // The names as a list for error messages: "concise, full, ..., html".
 std::string output_format_choices();
 
