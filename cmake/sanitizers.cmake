@@ -7,8 +7,14 @@
 #   -DTORCHMIGRATE_BUILD_FUZZERS=ON             libFuzzer targets in fuzz/ (clang only); the
 #                                               libraries get coverage instrumentation and
 #                                               ASan/UBSan, see scripts/fuzz.sh
+#     -DTORCHMIGRATE_FUZZ_SANITIZERS=           ... with the instrumentation flags left to
+#     -DTORCHMIGRATE_FUZZ_ENGINE=...            CFLAGS/CXXFLAGS and libFuzzer linked as told
+#                                               (ClusterFuzzLite: .clusterfuzzlite/build.sh)
 set(TORCHMIGRATE_SANITIZE "" CACHE STRING "Sanitizers for the whole build, e.g. address,undefined (empty: none)")
 option(TORCHMIGRATE_BUILD_FUZZERS "Build the libFuzzer targets in fuzz/ (requires clang)" OFF)
+set(TORCHMIGRATE_FUZZ_SANITIZERS "address,undefined"
+    CACHE STRING "Sanitizers of the fuzz build (empty: CFLAGS/CXXFLAGS bring the instrumentation)")
+set(TORCHMIGRATE_FUZZ_ENGINE "-fsanitize=fuzzer" CACHE STRING "How a fuzz program links libFuzzer")
 
 if(TORCHMIGRATE_SANITIZE)
   message(STATUS "Sanitizers: ${TORCHMIGRATE_SANITIZE}")
@@ -26,8 +32,9 @@ if(TORCHMIGRATE_BUILD_FUZZERS)
     message(FATAL_ERROR "TORCHMIGRATE_BUILD_FUZZERS already builds with address,undefined: leave TORCHMIGRATE_SANITIZE empty")
   endif()
   # Coverage feedback and sanitizers in every library; only the fuzz programs link libFuzzer's main.
-  set(TORCHMIGRATE_FUZZ_SANITIZERS "address,undefined")
-  add_compile_options(-fsanitize=fuzzer-no-link,${TORCHMIGRATE_FUZZ_SANITIZERS} -fno-sanitize-recover=all
-                      -fno-omit-frame-pointer -g)
-  add_link_options(-fsanitize=${TORCHMIGRATE_FUZZ_SANITIZERS})
+  if(TORCHMIGRATE_FUZZ_SANITIZERS)
+    add_compile_options(-fsanitize=fuzzer-no-link,${TORCHMIGRATE_FUZZ_SANITIZERS} -fno-sanitize-recover=all
+                        -fno-omit-frame-pointer -g)
+    add_link_options(-fsanitize=${TORCHMIGRATE_FUZZ_SANITIZERS})
+  endif()
 endif()

@@ -44,6 +44,7 @@ if [ "$mode" = test ]; then
     python3-yaml  # tests/e2e/test_ci_recipes.py reads action.yml, the GitLab template and the hooks
     shellcheck  # tests/e2e/test_release_script.py lints the release and bootstrap scripts
     mmdebstrap help2man  # tests/e2e/test_package_install.py: a clean Debian root; the packages' man page
+    clang-14 libclang-rt-14-dev  # the test fuzz_targets_build: libFuzzer targets with ASan and UBSan (scripts/fuzz.sh)
   )
 fi
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

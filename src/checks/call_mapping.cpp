@@ -79,6 +79,9 @@ bool CallMapping::is_identity() const {
 std::optional<std::string> CallMapping::refusal(Node call) const {
   CallArguments arguments(call);
   if (!arguments.valid()) return "has no plain argument list";
+  // The parser's error recovery may end the list early or with a zero-width `)`: where the
+  // argument list and the call end is then a guess, and so is where an edit would land.
+  if (arguments.list().has_error()) return "has a syntax error in its arguments";
   bool reads_keywords = accepted_keywords_ || !refused_keywords_.empty() || pack_after_ || !added_keywords_.empty() ||
                         !moved_keywords_.empty();
   if (reads_keywords && arguments.has_star_kwargs()) return "passes `**kwargs`, whose keywords the rewrite cannot see";

@@ -140,8 +140,11 @@ FileOutcome fix_outcome(const Linter& linter, const DiscoveredFile& file, FixMod
                    file_problem(kIoErrorCode, "The file is read-only; its fixes were not applied", Severity::Warning));
   }
   FileOutcome outcome;
-  if (changed)
-    outcome.rewrite = std::make_unique<const Rewrite>(std::move(original_bytes), encode_source(fixed.text, bom));
+  if (changed) {
+    // Braces: clang before 16 has no parenthesised aggregate initialisation (P0960).
+    outcome.rewrite =
+        std::make_unique<const Rewrite>(Rewrite{std::move(original_bytes), encode_source(fixed.text, bom)});
+  }
   outcome.applied = std::move(fixed.applied);
   outcome.diagnostics = std::move(fixed.problems);
   outcome.diagnostics.insert(outcome.diagnostics.end(), fixed.remaining.begin(), fixed.remaining.end());

@@ -85,3 +85,23 @@ TEST_CASE("mapping keys are checked when the catalog loads") {
                     Catch::Contains("cannot be combined"));
   CHECK_THROWS_WITH(mapping(R"({"pack": {"after": 1}})"), Catch::Contains("missing key `keywords_into`"));
 }
+
+// A call whose argument list is cut short (no closing parenthesis, or a syntax error inside it)
+// ends where its last argument ends: the keyword added after that argument and the method
+// chained after the call would both be inserted at that one offset, and which goes first is
+// undefined. Such a call is reported without a fix (found by fuzzing `python_lint_fix`).
+TEST_CASE("a call with a syntax error in its arguments is not rewritten") {
+  CallMapping map = mapping(R"({"max_positional": 3, "add_keywords": [{"name": "strict", "value": "True"}],
+                                "then_call": {"method": "run_decompositions", "moving": ["decomp_table"]}})");
+  CHECK(rewrite(map, "ep = f(model, args)\n") == "ep = f(model, args, strict=True).run_decompositions()\n");
+  // The parser's recovery closes `f(m.d` with a zero-width `)` and leaves `=a` outside: before
+  // the fix, `, strict=True` and `.run_decompositions()` were both inserted after `m.d`
+  // ("p: f(m.d, strict=True.run_decompositions()=a"), edits the fixer rejects as overlapping (TM902).
+  CHECK(rewrite(map, "p: f(m.d=a") == "refused: has a syntax error in its arguments");
+  CHECK(rewrite(map, "g: f(():y") == "refused: has a syntax error in its arguments");
+  // `, strict=True` would land inside the broken text, after `args` and before ` -`.
+  CHECK(rewrite(map, "ep = f(model, args -)\n") == "refused: has a syntax error in its arguments");
+  CallMapping negated = mapping(R"({"negate": true})");
+  CHECK(rewrite(negated, "p: f(m.d=a") == "refused: has a syntax error in its arguments");
+  CHECK(rewrite(negated, "y = f(x)") == "y = not f(x)");
+}
