@@ -4,8 +4,8 @@
 // `cuda13_projects`, only in a project that builds for CUDA 13 (cuda_mentions.hpp): the message
 // then says what shows it (`{evidence}`), and a setup.py branch that CUDA 13 never takes
 // (cuda_version_branches.hpp) is not read. With `index_projects`, only in a project that installs
-// torch from the wheel index of one of `builds` and whose torch requirement admits `torch_from`
-// (the release whose wheels of those builds dropped the entries); `{evidence}` names the index.
+// torch from the wheel index of one of `builds` and that runs `torch_from` (the release whose wheels
+// of those builds dropped the entries): its range or its target reaches it. `{evidence}` names the index.
 #include <optional>
 #include <set>
 
@@ -95,10 +95,10 @@ class CudaArchListCheck final : public engine::FileCheck {
   }
 
   // The wheel index of one of `index_builds_` that this file or the project names, when the
-  // project's torch requirement admits `index_torch_from_`; else "".
+  // project runs `index_torch_from_` (its pinned maximum or its target reaches it); else "".
   [[nodiscard]] std::string index_evidence(engine::FileCheckContext& context) const {
     const engine::Settings& settings = context.settings();
-    if (!settings.torch_range_known || (settings.max_torch && *settings.max_torch < *index_torch_from_)) return "";
+    if (!settings.torch_range_known || settings.newest_torch() < *index_torch_from_) return "";
     buildfiles::CudaMentions mentions;
     buildfiles::find_cuda_mentions(context.file().text(), "this file", mentions);
     std::string index = mentions.index_of(index_builds_);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Family `pypi-cuda-default`: build-file words that set up a CUDA release other than the one
 // torch's PyPI wheels are built for from a given release (a CUDA 12 base image, toolkit pin or
-// `nvidia-*-cu12` package), in a project whose torch requirement admits that release and that
-// names no torch wheel index: there `pip install torch` brings the PyPI build. No fix.
+// `nvidia-*-cu12` package), in a project that runs that release (its pinned maximum or its target
+// reaches it) and names no torch wheel index: there `pip install torch` brings the PyPI build.
 #include <optional>
 
 #include "torchmigrate/buildfiles/cuda_mentions.hpp"
@@ -70,11 +70,11 @@ class PypiCudaDefaultCheck final : public engine::FileCheck {
   }
 
  private:
-  // The project installs torch from PyPI at the release: its torch range admits it and no wheel
+  // The project installs torch from PyPI at the release: its range or target reaches it and no wheel
   // index (`download.pytorch.org/whl/...`) is named in this file or the project's build files.
   bool applies(engine::FileCheckContext& context) const {
     const engine::Settings& settings = context.settings();
-    if (!settings.torch_range_known || (settings.max_torch && *settings.max_torch < *torch_from_)) return false;
+    if (!settings.torch_range_known || settings.newest_torch() < *torch_from_) return false;
     buildfiles::CudaMentions mentions;
     buildfiles::find_cuda_mentions(context.file().text(), "this file", mentions);
     if (!mentions.indexes.empty()) return false;

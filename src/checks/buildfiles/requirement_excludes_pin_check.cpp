@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Family `requirement-excludes-pin`: a requirement on a package that torch pins exactly, whose
-// specifier excludes the version torch pins from a given release, in a project whose torch
-// requirement admits that release. Unsafe fix: drop the specifier and let torch pin it.
+// specifier excludes the version torch pins from a given release, in a project that runs that
+// release (its pinned maximum or its target reaches it). Unsafe fix: drop the specifier and let torch pin it.
 #include "torchmigrate/buildfiles/pep440.hpp"
 #include "torchmigrate/buildfiles/requirements.hpp"
 #include "torchmigrate/checks/build_checks.hpp"
@@ -26,7 +26,7 @@ class RequirementExcludesPinCheck final : public engine::FileCheck {
 
   void check(engine::FileCheckContext& context) override {
     const engine::Settings& settings = context.settings();
-    if (!settings.torch_range_known || (settings.max_torch && *settings.max_torch < *torch_from_)) return;
+    if (!settings.torch_range_known || settings.newest_torch() < *torch_from_) return;
     for (const buildfiles::Requirement& requirement : buildfiles::find_requirements(context.build_file(), package_)) {
       if (requirement.specifier.empty()) continue;
       std::optional<std::vector<buildfiles::Specifier>> specifiers =

@@ -3,8 +3,8 @@
 // reported where the file shows that setting: a call of a resolved callee or of a method on any
 // receiver, optionally only with certain keyword values (`mode="max-autotune"`, or a key of a
 // dict passed as `options=`), not when it passes a keyword that settles the question, and only
-// in a file that imports one of some modules, mentions some names, or calls a function with a
-// given argument. Heuristic rules, usually off by default; a fix, when given, is advice only.
+// in a file that imports one of some modules, mentions some names (and not others), or calls a
+// function with a given argument. Heuristic rules, usually off by default; a fix, when given, is advice only.
 #include <algorithm>
 #include <cctype>
 #include <string>
@@ -79,6 +79,7 @@ class CallInContextCheck final : public engine::PythonCheck {
     }
     file_imports_ = params.strings("file_imports");
     file_mentions_ = params.strings("file_mentions");
+    unless_file_mentions_ = params.strings("unless_file_mentions");
     for (const Params& entry : params.objects("file_calls")) {
       file_calls_.push_back({entry.string("callee"), entry.string("keyword"), entry.string("value")});
       entry.finish();
@@ -157,6 +158,9 @@ class CallInContextCheck final : public engine::PythonCheck {
     for (const std::string& word : file_mentions_) {
       if (!word_in(text, word)) return false;
     }
+    for (const std::string& word : unless_file_mentions_) {
+      if (word_in(text, word)) return false;  // the file has dealt with it
+    }
     if (!file_imports_.empty() && !imports_one(module)) return false;
     if (file_calls_.empty()) return true;
     bool called = false;
@@ -219,6 +223,7 @@ class CallInContextCheck final : public engine::PythonCheck {
   std::vector<KeywordValue> when_any_;
   std::vector<std::string> file_imports_;
   std::vector<std::string> file_mentions_;
+  std::vector<std::string> unless_file_mentions_;
   std::vector<FileCall> file_calls_;
   std::string advice_;
 };
