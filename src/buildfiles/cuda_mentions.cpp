@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/buildfiles/cuda_mentions.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -34,11 +35,13 @@ void wheel_index(std::string_view line, CudaMentions& out, std::string_view wher
     }
     std::string_view rest = line.substr(build);
     std::string evidence = evidence_of(word_at(line, at), where);
-    if (rest.starts_with("cu13") && is_digit(rest, 4)) {
-      if (out.cuda13.empty()) out.cuda13 = evidence;
-    } else if ((rest.starts_with("cu") && is_digit(rest, 2)) || rest.starts_with("cpu") || rest.starts_with("rocm")) {
-      if (out.other_index.empty()) out.other_index = evidence;
-    }
+    bool build_named =
+        (rest.starts_with("cu") && is_digit(rest, 2)) || rest.starts_with("cpu") || rest.starts_with("rocm");
+    if (!build_named) continue;
+    std::string name(rest.substr(0, rest.find_first_of(" \t\"'`;,)]}/")));
+    if (out.index_of({name}).empty()) out.indexes.emplace_back(name, evidence);
+    std::string& kind = rest.starts_with("cu13") && is_digit(rest, 4) ? out.cuda13 : out.other_index;
+    if (kind.empty()) kind = evidence;
   }
 }
 
@@ -74,10 +77,17 @@ void cuda13_settings(std::string_view line, CudaMentions& out, std::string_view 
 
 }  // namespace
 
+std::string CudaMentions::index_of(const std::vector<std::string>& builds) const {
+  for (const auto& [build, evidence] : indexes) {
+    if (std::find(builds.begin(), builds.end(), build) != builds.end()) return evidence;
+  }
+  return "";
+}
+
 void find_cuda_mentions(std::string_view text, std::string_view where, CudaMentions& out) {
   if (text.find("13") == std::string_view::npos && text.find("download.pytorch.org") == std::string_view::npos) return;
   size_t start = 0;
-  while (start < text.size() && (out.cuda13.empty() || out.other_index.empty())) {
+  while (start < text.size()) {
     size_t end = text.find('\n', start);
     std::string_view line = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
     start = end == std::string_view::npos ? text.size() : end + 1;

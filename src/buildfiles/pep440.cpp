@@ -216,6 +216,10 @@ bool admits_version_below(const std::vector<Specifier>& specifiers, const Versio
   return !admitted(specifiers, {{}, {bound, false}}).empty();
 }
 
+bool admits_version(const std::vector<Specifier>& specifiers, const Version& version) {
+  return !admitted(specifiers, {{version, true}, {version, true}}).empty();
+}
+
 std::optional<LowerBound> lowest_admitted(const std::vector<Specifier>& specifiers) {
   std::vector<Interval> allowed = admitted(specifiers, {});
   if (allowed.empty()) return std::nullopt;

@@ -13,11 +13,14 @@ const engine::CheckRegistry& builtin_registry() {
     // Alphabetical by family name.
     built.add_python("argument-value", make_argument_value_check);
     built.add_python("autograd-function-mark-dirty", make_autograd_function_mark_dirty_check);
+    built.add_python("call-in-context", make_call_in_context_check);
     built.add_file("cmake-removed-targets", make_cmake_removed_targets_check);
     built.add_python("config-option", make_config_option_check);
     built.add_file("cuda-arch-list", make_cuda_arch_list_check);
     built.add_python("custom-op-kernel-aliases-input", make_custom_op_kernel_aliases_input_check);
+    built.add_file("cxx-deprecated-names", make_cxx_deprecated_names_check);
     built.add_file("cxx-missing-include", make_cxx_missing_include_check);
+    built.add_file("cxx-namespace-moved", make_cxx_namespace_moved_check);
     built.add_file("cxx-removed-macro", make_cxx_removed_macro_check);
     built.add_file("cxx-renamed-identifier", make_cxx_renamed_identifier_check);
     built.add_python("deprecated-module-tree", make_deprecated_module_tree_check);
@@ -34,10 +37,12 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_python("mps-use", make_mps_use_check);
     built.add_file("old-requirement", make_old_requirement_check);
     built.add_python("onnx-dynamo-jit-module", make_onnx_dynamo_jit_module_check);
+    built.add_file("pypi-cuda-default", make_pypi_cuda_default_check);
     built.add_file("python-floor", make_python_floor_check);
     built.add_python("renamed-callable", make_renamed_callable_check);
     built.add_python("renamed-enum-member", make_renamed_enum_member_check);
     built.add_file("renamed-env-var", make_renamed_env_var_check);
+    built.add_file("requirement-excludes-pin", make_requirement_excludes_pin_check);
     built.add_python("segment-reduce", make_segment_reduce_check);
     built.add_python("sequence-dict-values", make_sequence_dict_values_check);
     built.add_python("tensordot-out", make_tensordot_out_check);

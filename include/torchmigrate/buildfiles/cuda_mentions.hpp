@@ -6,6 +6,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace torchmigrate::buildfiles {
 
@@ -15,6 +17,12 @@ struct CudaMentions {
   std::string cuda13;
   // The first torch wheel index of another build (`download.pytorch.org/whl/cu128`, `.../cpu`).
   std::string other_index;
+  // Every torch wheel index build named (`cu128`, `cu130`, `cpu`, `rocm6.4`), the first mention of
+  // each, in the order seen: rules about one build (cu128 dropping Volta) look theirs up here.
+  std::vector<std::pair<std::string, std::string>> indexes;
+
+  // The first mention of the wheel index of one of `builds`, or "".
+  [[nodiscard]] std::string index_of(const std::vector<std::string>& builds) const;
 
   bool operator==(const CudaMentions&) const = default;
 };

@@ -48,6 +48,9 @@ std::optional<std::vector<Specifier>> parse_specifiers(std::string_view text);
 // pre-release exclusion, which only matters for pre-release bounds).
 bool admits_version_below(const std::vector<Specifier>& specifiers, const Version& bound);
 
+// Whether `version` satisfies every specifier (the same pre-release caveat).
+bool admits_version(const std::vector<Specifier>& specifiers, const Version& version);
+
 // The lowest version a specifier set admits: `>=2.7,<2.9` -> 2.7 (inclusive), `>2.7` -> 2.7
 // (exclusive: 2.7.1 is admitted), `==2.8.*` -> 2.8.dev0. nullopt when the set has no lower bound
 // (`<2.9`, `!=2.7.0`, empty) or admits nothing (`>=2.9,<2.8`).

@@ -41,5 +41,7 @@ std::unique_ptr<engine::FileCheck> make_missing_requirement_check(const engine::
 std::unique_ptr<engine::FileCheck> make_old_requirement_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::FileCheck> make_python_floor_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::FileCheck> make_renamed_env_var_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::FileCheck> make_pypi_cuda_default_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::FileCheck> make_requirement_excludes_pin_check(const engine::RuleSpec& rule);
 
 }  // namespace torchmigrate::checks

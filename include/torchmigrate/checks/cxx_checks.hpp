@@ -13,5 +13,7 @@ namespace torchmigrate::checks {
 std::unique_ptr<engine::FileCheck> make_cxx_renamed_identifier_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::FileCheck> make_cxx_missing_include_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::FileCheck> make_cxx_removed_macro_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::FileCheck> make_cxx_namespace_moved_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::FileCheck> make_cxx_deprecated_names_check(const engine::RuleSpec& rule);
 
 }  // namespace torchmigrate::checks

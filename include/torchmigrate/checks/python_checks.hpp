@@ -8,6 +8,7 @@
 
 namespace torchmigrate::checks {
 
+std::unique_ptr<engine::PythonCheck> make_call_in_context_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_argument_value_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_autograd_function_mark_dirty_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_config_option_check(const engine::RuleSpec& rule);

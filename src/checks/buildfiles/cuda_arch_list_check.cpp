@@ -3,7 +3,9 @@
 // the new binaries no longer ship; the message names each dropped entry. No fix. With
 // `cuda13_projects`, only in a project that builds for CUDA 13 (cuda_mentions.hpp): the message
 // then says what shows it (`{evidence}`), and a setup.py branch that CUDA 13 never takes
-// (cuda_version_branches.hpp) is not read.
+// (cuda_version_branches.hpp) is not read. With `index_projects`, only in a project that installs
+// torch from the wheel index of one of `builds` and that runs `torch_from` (the release whose wheels
+// of those builds dropped the entries): its range or its target reaches it. `{evidence}` names the index.
 #include <optional>
 #include <set>
 
@@ -27,11 +29,21 @@ class CudaArchListCheck final : public engine::FileCheck {
       pypi_cuda13_from_ = TorchVersion::parse(cuda13.string("pypi_default_from"));
       cuda13.finish();
     }
+    if (params.has("index_projects")) {
+      Params index = params.object("index_projects");
+      index_builds_ = index.strings("builds");
+      index_torch_from_ = TorchVersion::parse(index.string("torch_from"));
+      index.finish();
+    }
+    if (pypi_cuda13_from_ && index_torch_from_) {
+      throw engine::CatalogError(rule.code +
+                                 ": check.params: `cuda13_projects` and `index_projects` exclude each other");
+    }
     params.finish();
   }
 
   [[nodiscard]] engine::FactsRead facts_read() const override {
-    if (!pypi_cuda13_from_) return {};
+    if (!pypi_cuda13_from_ && !index_torch_from_) return {};
     return {engine::facts::cuda_mentions};
   }
 
@@ -39,6 +51,10 @@ class CudaArchListCheck final : public engine::FileCheck {
     std::string evidence;
     if (pypi_cuda13_from_) {
       evidence = cuda13_evidence(context);
+      if (evidence.empty()) return;
+    }
+    if (index_torch_from_) {
+      evidence = index_evidence(context);
       if (evidence.empty()) return;
     }
     bool setup_py = context.build_file().kind == buildfiles::FileKind::SetupPy;
@@ -78,6 +94,18 @@ class CudaArchListCheck final : public engine::FileCheck {
            " or later, whose PyPI wheels are CUDA 13 builds, and no other wheel index is named";
   }
 
+  // The wheel index of one of `index_builds_` that this file or the project names, when the
+  // project runs `index_torch_from_` (its pinned maximum or its target reaches it); else "".
+  [[nodiscard]] std::string index_evidence(engine::FileCheckContext& context) const {
+    const engine::Settings& settings = context.settings();
+    if (!settings.torch_range_known || settings.newest_torch() < *index_torch_from_) return "";
+    buildfiles::CudaMentions mentions;
+    buildfiles::find_cuda_mentions(context.file().text(), "this file", mentions);
+    std::string index = mentions.index_of(index_builds_);
+    if (index.empty()) index = settings.project_fact(engine::facts::cuda_mentions).index_of(index_builds_);
+    return index;
+  }
+
   // TORCH_CUDA_ARCH_LIST separates entries with `;` or spaces (commas are tolerated).
   static std::vector<std::string> entries(const std::string& value) {
     std::vector<std::string> out;
@@ -96,6 +124,8 @@ class CudaArchListCheck final : public engine::FileCheck {
   std::vector<std::string> variables_;
   std::set<std::string> dropped_;
   std::optional<TorchVersion> pypi_cuda13_from_;  // `cuda13_projects`: the first such release
+  std::vector<std::string> index_builds_;         // `index_projects`: the wheel builds
+  std::optional<TorchVersion> index_torch_from_;  // `index_projects`: their first release without the entries
 };
 
 }  // namespace

@@ -140,6 +140,9 @@ buildfiles::CudaMentions cuda_mentions_of(const ProjectTree& tree) {
   for (const buildfiles::CudaMentions& found : per_file) {
     if (mentions.cuda13.empty()) mentions.cuda13 = found.cuda13;
     if (mentions.other_index.empty()) mentions.other_index = found.other_index;
+    for (const auto& index : found.indexes) {
+      if (mentions.index_of({index.first}).empty()) mentions.indexes.push_back(index);
+    }
   }
   return mentions;
 }
@@ -148,7 +151,9 @@ buildfiles::CudaMentions cuda_mentions_of(const ProjectTree& tree) {
 nlohmann::json key_of(bool value) { return value; }
 nlohmann::json key_of(const std::vector<std::string>& value) { return value; }
 nlohmann::json key_of(const buildfiles::CudaMentions& value) {
-  return nlohmann::json::array({value.cuda13, value.other_index});
+  nlohmann::json indexes = nlohmann::json::array();
+  for (const auto& [build, evidence] : value.indexes) indexes.push_back({build, evidence});
+  return nlohmann::json::array({value.cuda13, value.other_index, indexes});
 }
 nlohmann::json key_of(const ProjectLine& value) { return nlohmann::json::array({value.file, value.line, value.text}); }
 nlohmann::json key_of(const PythonVersions& value) {

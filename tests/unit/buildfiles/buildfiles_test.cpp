@@ -255,3 +255,19 @@ TEST_CASE("an unclosed command substitution ends its word at the end of the text
     CHECK(words.back().end == text.size());
   }
 }
+
+TEST_CASE("pep440: whether a specifier set admits one version") {
+  auto admits = [](std::string_view specifier, std::string_view version) {
+    std::optional<std::vector<Specifier>> parsed = parse_specifiers(specifier);
+    REQUIRE(parsed.has_value());
+    return admits_version(*parsed, *Version::parse(version));
+  };
+  CHECK_FALSE(admits("<3.6", "3.6.0"));
+  CHECK_FALSE(admits("==3.5.*", "3.6.0"));
+  CHECK_FALSE(admits("!=3.6.0", "3.6"));
+  CHECK_FALSE(admits("~=3.4.0", "3.6.0"));
+  CHECK(admits("<=3.6", "3.6.0"));
+  CHECK(admits(">=3.0,<4", "3.6.0"));
+  CHECK(admits("==3.6.*", "3.6.0"));
+  CHECK(admits("~=3.5", "3.6.0"));
+}

@@ -37,3 +37,16 @@ TEST_CASE("cuda mentions: other builds, comments and look-alikes") {
   CHECK(mentions("ENV MY_CUDA_VERSION=13\nENV CUDA_VERSION=130\n").cuda13.empty());
   CHECK(mentions("FROM nvidia/cuda:12.9.1-devel\n").cuda13.empty());
 }
+
+TEST_CASE("cuda mentions: every wheel index build, first mention of each") {
+  CudaMentions both = mentions(
+      "--extra-index-url https://download.pytorch.org/whl/cu126\n"
+      "--find-links https://download.pytorch.org/whl/cu128/torch_stable.html\n"
+      "--index-url https://download.pytorch.org/whl/nightly/cu128\n"
+      "# https://download.pytorch.org/whl/cu129\n");
+  REQUIRE(both.indexes.size() == 2);
+  CHECK(both.indexes[0].first == "cu126");
+  CHECK(both.index_of({"cu128", "cu129"}) == "`download.pytorch.org/whl/cu128/torch_stable.html` in f");
+  CHECK(both.index_of({"cu129"}).empty());
+  CHECK(mentions("https://download.pytorch.org/whl/torch_stable.html\n").indexes.empty());
+}
