@@ -13,6 +13,7 @@ const engine::CheckRegistry& builtin_registry() {
     // Alphabetical by family name.
     built.add_python("argument-value", make_argument_value_check);
     built.add_python("autograd-function-mark-dirty", make_autograd_function_mark_dirty_check);
+    built.add_python("base-init-arguments", make_base_init_arguments_check);
     built.add_file("cmake-removed-targets", make_cmake_removed_targets_check);
     built.add_python("config-option", make_config_option_check);
     built.add_file("cuda-arch-list", make_cuda_arch_list_check);
