@@ -113,6 +113,7 @@ struct Namespace {
   Names lost_from_both;                     // lost names that module lacks too
   bool imported_by_parent = true;
   std::optional<std::string> to;  // the module that has the lost names now, if one does
+  bool fallback = true;           // import from `to` in a `try`, from the module in `except ImportError`
 };
 
 // How an attribute chain reaches a namespace module.
@@ -122,9 +123,11 @@ class MovedModulesCheck final : public engine::PythonCheck {
  public:
   explicit MovedModulesCheck(const engine::RuleSpec& rule) : PythonCheck(rule) {
     Params params(rule);
-    for (const Params& entry : params.objects("moved")) {
-      moved_.push_back({entry.string("from"), entry.string("to")});
-      entry.finish();
+    if (params.has("moved")) {
+      for (const Params& entry : params.objects("moved")) {
+        moved_.push_back({entry.string("from"), entry.string("to")});
+        entry.finish();
+      }
     }
     if (params.has("public_names")) {
       for (const Params& entry : params.objects("public_names")) {
@@ -195,6 +198,8 @@ class MovedModulesCheck final : public engine::PythonCheck {
       }
       space.imported_by_parent = entry.boolean("imported_by_parent", true);
       if (entry.has("to")) space.to = entry.string("to");
+      space.fallback = entry.boolean("fallback", true);
+      (void)entry.boolean("hand_written", false);  // read by scripts/lost_names.py only
       entry.finish();
       namespaces_.push_back(std::move(space));
     }
@@ -367,8 +372,12 @@ class MovedModulesCheck final : public engine::PythonCheck {
     bool all_lost = space->to && std::all_of(items.begin(), items.end(), [&](Node other) {
                       return space->lost.contains(ImportEditor::imported_name(other).text());
                     });
-    if (all_lost) {
+    if (all_lost && space->fallback) {
       finding.fix = fallback_fix(statement, {ImportEditor::replace_module(statement, *space->to)}, *space->to, module);
+    } else if (all_lost) {
+      finding.fix = rule_fix(rule(), "Import from `" + *space->to + "`",
+                             {ImportEditor::replace_module(statement, *space->to)}, Applicability::Safe);
+      finding.fix->imported_modules = {*space->to};
     }
     findings_.push_back(std::move(finding));
   }
