@@ -17,7 +17,7 @@ Its tables are computed from the releases of the rule (`release.from` -> `releas
 - `imported_by_parent: false`: the package imported the submodule in `from` and no longer does,
   so `package.module` needs an import of the submodule first.
 
-A hand-written `to` (the module that has the lost names now) is kept, and so is an entry marked
+The hand-written `to` (the module that has the lost names now), `fallback` and `advice` are kept, and so is an entry marked
 `hand_written` (names the old module served through its `__getattr__`, which the index cannot see). Every later indexed
 release is compared too; a name lost only there is printed as a warning.
 Stdlib only; the rest of the rule file is left as it is.
@@ -104,8 +104,9 @@ def main() -> int:
             entries.append(entry)
             continue
         computed = table(entry["module"], before, after)
-        if "to" in entry:  # written by hand: where the lost names live now
-            computed["to"] = entry["to"]
+        for key in ("to", "fallback", "advice"):  # written by hand: where the lost names live now
+            if key in entry:
+                computed[key] = entry[key]
         entries.append(computed)
     for entry in entries:
         for note in later_losses(entry, before, after):

@@ -114,6 +114,7 @@ struct Namespace {
   bool imported_by_parent = true;
   std::optional<std::string> to;  // the module that has the lost names now, if one does
   bool fallback = true;           // import from `to` in a `try`, from the module in `except ImportError`
+  std::optional<std::string> advice;  // the title of the display-only suggestion for a lost name
 };
 
 // How an attribute chain reaches a namespace module.
@@ -189,7 +190,8 @@ class MovedModulesCheck final : public engine::PythonCheck {
 
   void read_namespaces(const Params& params) {
     for (const Params& entry : params.objects("namespaces")) {
-      Namespace space{entry.string("module"), name_set(entry, "lost"), std::nullopt, {}, true, std::nullopt};
+      Namespace space{
+          entry.string("module"), name_set(entry, "lost"), std::nullopt, {}, true, std::nullopt, true, std::nullopt};
       if (entry.has("parent_binds")) {
         Params bound = entry.object("parent_binds");
         space.bound_module = bound.string("module");
@@ -199,6 +201,7 @@ class MovedModulesCheck final : public engine::PythonCheck {
       space.imported_by_parent = entry.boolean("imported_by_parent", true);
       if (entry.has("to")) space.to = entry.string("to");
       space.fallback = entry.boolean("fallback", true);
+      if (entry.has("advice")) space.advice = entry.string("advice");
       (void)entry.boolean("hand_written", false);  // read by scripts/lost_names.py only
       entry.finish();
       namespaces_.push_back(std::move(space));
@@ -383,8 +386,9 @@ class MovedModulesCheck final : public engine::PythonCheck {
   }
 
   [[nodiscard]] Finding lost(Node node, const Namespace& space, const std::string& name) const {
-    std::string title = space.to ? "Import `" + name + "` from `" + *space.to + "`"
-                                 : "Copy `" + name + "` into the project: it is private";
+    std::string title = space.advice ? fill(*space.advice, {{"name", name}})
+                        : space.to   ? "Import `" + name + "` from `" + *space.to + "`"
+                                     : "Copy `" + name + "` into the project: it is private";
     Fix advice = rule_fix(rule(), std::move(title), {}, Applicability::DisplayOnly);
     advice.applicability = Applicability::DisplayOnly;  // advice with no edit, whatever the catalog's safety
     std::map<std::string, std::string> values{{"module", space.module}, {"names", name}};
