@@ -16,6 +16,7 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_python("base-init-arguments", make_base_init_arguments_check);
     built.add_file("cmake-removed-targets", make_cmake_removed_targets_check);
     built.add_python("config-option", make_config_option_check);
+    built.add_python("constructed-object-method", make_constructed_object_method_check);
     built.add_file("cuda-arch-list", make_cuda_arch_list_check);
     built.add_python("custom-op-kernel-aliases-input", make_custom_op_kernel_aliases_input_check);
     built.add_file("cxx-missing-include", make_cxx_missing_include_check);

@@ -12,6 +12,7 @@ std::unique_ptr<engine::PythonCheck> make_argument_value_check(const engine::Rul
 std::unique_ptr<engine::PythonCheck> make_autograd_function_mark_dirty_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_base_init_arguments_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_config_option_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_constructed_object_method_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_custom_op_kernel_aliases_input_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_deprecated_module_tree_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_exception_class_change_check(const engine::RuleSpec& rule);
