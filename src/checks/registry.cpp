@@ -37,6 +37,7 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_file("old-requirement", make_old_requirement_check);
     built.add_python("onnx-dynamo-jit-module", make_onnx_dynamo_jit_module_check);
     built.add_file("python-floor", make_python_floor_check);
+    built.add_python("removable-call", make_removable_call_check);
     built.add_python("renamed-callable", make_renamed_callable_check);
     built.add_python("renamed-enum-member", make_renamed_enum_member_check);
     built.add_file("renamed-env-var", make_renamed_env_var_check);
