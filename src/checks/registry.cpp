@@ -13,9 +13,11 @@ const engine::CheckRegistry& builtin_registry() {
     // Alphabetical by family name.
     built.add_python("argument-value", make_argument_value_check);
     built.add_python("autograd-function-mark-dirty", make_autograd_function_mark_dirty_check);
+    built.add_python("base-init-arguments", make_base_init_arguments_check);
     built.add_python("call-in-context", make_call_in_context_check);
     built.add_file("cmake-removed-targets", make_cmake_removed_targets_check);
     built.add_python("config-option", make_config_option_check);
+    built.add_python("constructed-object-method", make_constructed_object_method_check);
     built.add_file("cuda-arch-list", make_cuda_arch_list_check);
     built.add_python("custom-op-kernel-aliases-input", make_custom_op_kernel_aliases_input_check);
     built.add_file("cxx-deprecated-names", make_cxx_deprecated_names_check);
@@ -39,6 +41,7 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_python("onnx-dynamo-jit-module", make_onnx_dynamo_jit_module_check);
     built.add_file("pypi-cuda-default", make_pypi_cuda_default_check);
     built.add_file("python-floor", make_python_floor_check);
+    built.add_python("removable-call", make_removable_call_check);
     built.add_python("renamed-callable", make_renamed_callable_check);
     built.add_python("renamed-enum-member", make_renamed_enum_member_check);
     built.add_file("renamed-env-var", make_renamed_env_var_check);

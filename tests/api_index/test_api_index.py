@@ -912,13 +912,13 @@ class RuleClaims(unittest.TestCase):
         """Moved and deleted modules exist before `since` and not at it; a moved one exists at its
         new place; public names exist in their public module on both sides; an empty package's
         submodules exist. The lost-name tables are LostNameTables'."""
-        gone = [move["from"] for move in params["moved"]] + params.get("deleted", [])
+        gone = [move["from"] for move in params.get("moved", [])] + params.get("deleted", [])
         for module in gone:
             if self.need(before, f"{module} before {since}"):
                 self.expect(torch_api.exists(before, module), f"{code}: `{module}` exists in torch {before}")
             if self.need(since, f"{module} at {since}"):
                 self.expect(torch_api.exists(since, module) is False, f"{code}: `{module}` is gone in torch {since}")
-        for move in params["moved"]:
+        for move in params.get("moved", []):
             if self.need(since, f"{move['to']} at {since}"):
                 self.expect(torch_api.exists(since, move["to"]), f"{code}: `{move['to']}` exists in torch {since}")
         for entry in params.get("public_names", []):

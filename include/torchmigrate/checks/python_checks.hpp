@@ -11,7 +11,9 @@ namespace torchmigrate::checks {
 std::unique_ptr<engine::PythonCheck> make_call_in_context_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_argument_value_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_autograd_function_mark_dirty_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_base_init_arguments_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_config_option_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_constructed_object_method_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_custom_op_kernel_aliases_input_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_deprecated_module_tree_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_exception_class_change_check(const engine::RuleSpec& rule);
@@ -24,6 +26,7 @@ std::unique_ptr<engine::PythonCheck> make_missing_keyword_check(const engine::Ru
 std::unique_ptr<engine::PythonCheck> make_moved_modules_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_mps_use_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_onnx_dynamo_jit_module_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_removable_call_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_renamed_callable_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_renamed_enum_member_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_segment_reduce_check(const engine::RuleSpec& rule);

@@ -57,6 +57,7 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
       }
     }
     if (params.has("look_through")) look_through_ = params.strings("look_through");
+    if (params.has("exclude")) exclude_ = params.strings("exclude");
     if (params.has("move")) {
       Params move = params.object("move");
       Move parsed;
@@ -144,12 +145,18 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
     return fix;
   }
 
-  // The deprecated prefix `qualified` is under, or empty.
+  // The deprecated prefix `qualified` is under, or empty (also for an `exclude`d name).
   [[nodiscard]] std::string_view prefix_of(std::string_view qualified) const {
+    if (is_excluded(qualified)) return {};
     for (const std::string& prefix : prefixes_) {
       if (is_under(qualified, prefix)) return prefix;
     }
     return {};
+  }
+
+  [[nodiscard]] bool is_excluded(std::string_view qualified) const {
+    return std::any_of(exclude_.begin(), exclude_.end(),
+                       [&](const std::string& excluded) { return is_under(qualified, excluded); });
   }
 
   // The index into `advice_` for the API at `relative` (the part after the deprecated prefix,
@@ -253,6 +260,7 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
 
   void visit_import(Node statement, PythonCheckContext& context) {
     std::vector<ImportedName> names = imports_under(statement, prefixes_);
+    std::erase_if(names, [&](const ImportedName& name) { return is_excluded(name.qualified); });
     if (names.empty()) return;
     for (const ImportedName& name : names) note_unmovable(name.qualified);
     Pending pending;
@@ -328,6 +336,7 @@ class DeprecatedModuleTreeCheck final : public engine::PythonCheck {
   std::map<std::string, size_t, std::less<>> advice_index_;  // API -> index into `advice_`
   std::string default_advice_;
   std::vector<std::string> look_through_;
+  std::vector<std::string> exclude_;  // names under the tree that another rule reports
   std::optional<Move> move_;
   std::vector<Pending> pending_;
   std::vector<Use> uses_;

@@ -4,8 +4,8 @@
 // Reported: imports and uses of a moved module (fix: import it from its new place in a `try`,
 // from the old one in `except ImportError`, or from a public module that has the name in every
 // release), of a deleted module, of a name a package's empty `__init__` does not have, of a name
-// a module no longer has (its `namespaces` table), and attribute uses of a submodule its package
-// no longer imports.
+// a module no longer has (its `namespaces` table; fix: import them from the module that has them
+// now, where one does), and attribute uses of a submodule its package no longer imports.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -112,6 +112,9 @@ struct Namespace {
   std::optional<std::string> bound_module;  // what `package.last` is until the submodule is imported
   Names lost_from_both;                     // lost names that module lacks too
   bool imported_by_parent = true;
+  std::optional<std::string> to;  // the module that has the lost names now, if one does
+  bool fallback = true;           // import from `to` in a `try`, from the module in `except ImportError`
+  std::optional<std::string> advice;  // the title of the display-only suggestion for a lost name
 };
 
 // How an attribute chain reaches a namespace module.
@@ -121,9 +124,11 @@ class MovedModulesCheck final : public engine::PythonCheck {
  public:
   explicit MovedModulesCheck(const engine::RuleSpec& rule) : PythonCheck(rule) {
     Params params(rule);
-    for (const Params& entry : params.objects("moved")) {
-      moved_.push_back({entry.string("from"), entry.string("to")});
-      entry.finish();
+    if (params.has("moved")) {
+      for (const Params& entry : params.objects("moved")) {
+        moved_.push_back({entry.string("from"), entry.string("to")});
+        entry.finish();
+      }
     }
     if (params.has("public_names")) {
       for (const Params& entry : params.objects("public_names")) {
@@ -185,7 +190,8 @@ class MovedModulesCheck final : public engine::PythonCheck {
 
   void read_namespaces(const Params& params) {
     for (const Params& entry : params.objects("namespaces")) {
-      Namespace space{entry.string("module"), name_set(entry, "lost"), std::nullopt, {}, true};
+      Namespace space{
+          entry.string("module"), name_set(entry, "lost"), std::nullopt, {}, true, std::nullopt, true, std::nullopt};
       if (entry.has("parent_binds")) {
         Params bound = entry.object("parent_binds");
         space.bound_module = bound.string("module");
@@ -193,6 +199,10 @@ class MovedModulesCheck final : public engine::PythonCheck {
         bound.finish();
       }
       space.imported_by_parent = entry.boolean("imported_by_parent", true);
+      if (entry.has("to")) space.to = entry.string("to");
+      space.fallback = entry.boolean("fallback", true);
+      if (entry.has("advice")) space.advice = entry.string("advice");
+      (void)entry.boolean("hand_written", false);  // read by scripts/lost_names.py only
       entry.finish();
       namespaces_.push_back(std::move(space));
     }
@@ -237,14 +247,17 @@ class MovedModulesCheck final : public engine::PythonCheck {
   }
 
   // A problem with `qualified` that does not depend on how it is imported: a moved or deleted
-  // module, or a name under one. Returns whether it reported.
+  // module, or a name under one; a deleted module inside a moved one wins. Returns whether it
+  // reported.
   bool report_module(Node node, const std::string& qualified, std::optional<Fix> fix) {
-    if (const Move* move = moved(qualified)) {
-      add(node, qualified, moved_detail(*move), std::move(fix));
+    const Move* move = moved(qualified);
+    const std::string* module = deleted(qualified);
+    if (module != nullptr && (move == nullptr || module->size() > move->from.size())) {
+      add(node, qualified, detail("deleted", {{"module", *module}}));
       return true;
     }
-    if (const std::string* module = deleted(qualified)) {
-      add(node, qualified, detail("deleted", {{"module", *module}}));
+    if (move != nullptr) {
+      add(node, qualified, moved_detail(*move), std::move(fix));
       return true;
     }
     return false;
@@ -332,6 +345,7 @@ class MovedModulesCheck final : public engine::PythonCheck {
   [[nodiscard]] std::optional<Fix> from_parent_fix(Node statement, const std::string& module,
                                                    const std::vector<Node>& items) const {
     std::optional<std::string> target;
+    std::vector<std::string> submodules;  // imported too: `from pkg import mod` runs `pkg.mod`
     for (Node item : items) {
       std::string_view name = ImportEditor::imported_name(item).text();
       std::string qualified = module + "." + std::string(name);
@@ -340,9 +354,12 @@ class MovedModulesCheck final : public engine::PythonCheck {
       std::string parent(parent_of(move->to));
       if (target && *target != parent) return std::nullopt;
       target = parent;
+      submodules.push_back(move->to);
     }
     if (!target) return std::nullopt;
-    return fallback_fix(statement, {ImportEditor::replace_module(statement, *target)}, *target, module);
+    Fix fix = fallback_fix(statement, {ImportEditor::replace_module(statement, *target)}, *target, module);
+    fix.imported_modules.insert(fix.imported_modules.end(), submodules.begin(), submodules.end());
+    return fix;
   }
 
   // `from torch.onnx.symbolic_opset9 import _avg_pool`: the submodule itself, which lost it.
@@ -350,18 +367,33 @@ class MovedModulesCheck final : public engine::PythonCheck {
     const Namespace* space = space_of(module);
     if (space == nullptr || module != space->module || !space->lost.contains(name)) return;
     if (fallback_binds(item.parent(), ImportEditor::bound_name(item).text())) return;
-    add_lost(item, *space, name);
-  }
-
-  void add_lost(Node node, const Namespace& space, const std::string& name) {
-    findings_.push_back(lost(node, space, name));
+    Finding finding = lost(item, *space, name);
+    // `from module import lost_a, lost_b`: every name now lives in `to`, so the statement can
+    // import from there.
+    Node statement = item.parent();
+    std::vector<Node> items = statement.children_of_field("name");
+    bool all_lost = space->to && std::all_of(items.begin(), items.end(), [&](Node other) {
+                      return space->lost.contains(ImportEditor::imported_name(other).text());
+                    });
+    if (all_lost && space->fallback) {
+      finding.fix = fallback_fix(statement, {ImportEditor::replace_module(statement, *space->to)}, *space->to, module);
+    } else if (all_lost) {
+      finding.fix = rule_fix(rule(), "Import from `" + *space->to + "`",
+                             {ImportEditor::replace_module(statement, *space->to)}, Applicability::Safe);
+      finding.fix->imported_modules = {*space->to};
+    }
+    findings_.push_back(std::move(finding));
   }
 
   [[nodiscard]] Finding lost(Node node, const Namespace& space, const std::string& name) const {
-    Fix advice =
-        rule_fix(rule(), "Copy `" + name + "` into the project: it is private", {}, Applicability::DisplayOnly);
+    std::string title = space.advice ? fill(*space.advice, {{"name", name}})
+                        : space.to   ? "Import `" + name + "` from `" + *space.to + "`"
+                                     : "Copy `" + name + "` into the project: it is private";
+    Fix advice = rule_fix(rule(), std::move(title), {}, Applicability::DisplayOnly);
     advice.applicability = Applicability::DisplayOnly;  // advice with no edit, whatever the catalog's safety
-    std::string text = detail("lost", {{"module", space.module}, {"names", name}});
+    std::map<std::string, std::string> values{{"module", space.module}, {"names", name}};
+    if (space.to) values["to"] = *space.to;
+    std::string text = detail("lost", values);
     return {node.range(), {{"name", space.module + "." + name}, {"detail", std::move(text)}}, std::move(advice)};
   }
 

@@ -40,6 +40,7 @@ struct Rename {
   CallMapping call;
   FixRequirements requirements;  // the rule's `fix.requires`, or the entry's own
   size_t spelling = 0;           // its place among the entries with the same `from`
+  bool display_only = false;     // a suggestion to review, never applied
 };
 
 // Edits, or why there are none.
@@ -57,6 +58,7 @@ class RenamedCallableCheck final : public engine::PythonCheck {
       rename.suggestion = entry.has("suggestion") ? entry.string("suggestion") : rename.new_name;
       rename.title = entry.has("title") ? entry.string("title") : "Replace with `" + rename.new_name + "`";
       if (entry.has("call")) rename.call = CallMapping(entry.object("call"), rename.new_name);
+      rename.display_only = entry.boolean("display_only", false);
       rename.requirements = rule.fix_requirements;
       if (entry.has("requires")) {
         rename.requirements =
@@ -268,6 +270,7 @@ void RenamedCallableCheck::emit(const Finding& finding, PythonCheckContext& cont
     // Never the fallback: a rule without a fix in the catalog returned above, with no fix.
     Fix fix = rule_fix(rule(), renames_[entry].title, *edits, Applicability::DisplayOnly);
     fix.requirements = renames_[entry].requirements;
+    if (renames_[entry].display_only) fix.applicability = Applicability::DisplayOnly;
     fix.alternative_spelling = spellings_ > 1;
     diagnostic.fixes.push_back(std::move(fix));
   }
