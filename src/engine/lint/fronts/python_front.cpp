@@ -202,7 +202,8 @@ std::vector<Diagnostic> PythonFront::Run::lint() {
   if (std::optional<python::Node> error = tree_.first_error()) {
     diagnostics_.push_back(parse_error(describe_syntax_error(*error), error->start()));
   }
-  Suppressions suppressions = Suppressions::parse(file_, &comments_);
+  // Without a comment there is no directive, and no line to map.
+  Suppressions suppressions = Suppressions::parse(file_, &comments_, comments_.empty() ? nullptr : &tree_);
   front_.environment_.finish(file_, suppressions, diagnostics_);
   return std::move(diagnostics_);
 }
