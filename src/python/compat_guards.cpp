@@ -116,7 +116,7 @@ bool optional_import(Node try_statement) {
 }
 
 // `if hasattr(obj, "name"): <uses .name> else: <fallback>` on a torch object, or `if not
-// hasattr(obj, "name"): <fallback>` (with an `else` that uses `.name`, if any): the fallback runs
+// hasattr(obj, "name"): <fallback> else: <uses .name>`: the fallback runs
 // only on torch without the attribute, which the project tells apart itself. The branch that
 // has the attribute must use it, so an unrelated test (`hasattr(torch, "compile")`) is no sign.
 Node attribute_fallback(Node condition, Node body, Node otherwise, const SemanticModel& model) {
@@ -136,7 +136,7 @@ Node attribute_fallback(Node condition, Node body, Node otherwise, const Semanti
   std::string_view text = attribute.text();
   std::string use = "." + std::string(text.substr(1, text.size() - 2));
   auto uses = [&](Node branch) { return branch && branch.text().find(use) != std::string_view::npos; };
-  if (negated) return !otherwise || uses(otherwise) ? body : Node();
+  if (negated) return uses(otherwise) ? body : Node();
   return uses(body) ? otherwise : Node();
 }
 
