@@ -17,7 +17,7 @@ std::optional<Suppression> suppression_edit(const Document& document, const Diag
   const python::SyntaxTree* tree = document.tree();
   std::vector<TextRange> comments;
   if (tree != nullptr) comments = engine::python_comments(*tree);
-  engine::Suppressions suppressions = engine::Suppressions::parse(file, tree != nullptr ? &comments : nullptr);
+  engine::Suppressions suppressions = engine::Suppressions::parse(file, tree != nullptr ? &comments : nullptr, tree);
   std::optional<Edit> edit = engine::line_suppression(file, tree, suppressions,
                                                       file.lines().line_of(diagnostic.range.start), {diagnostic.code});
   if (!edit) return std::nullopt;

@@ -70,9 +70,80 @@ std::string_view last_segment(std::string_view name) {
   return dot == std::string_view::npos ? name : name.substr(dot + 1);
 }
 
+// The names the import statements of `block` bind: `X` of `from m import X`, `Y` of `... as Y`.
+std::vector<std::string_view> imported_names(Node block) {
+  std::vector<std::string_view> names;
+  for (uint32_t i = 0; block && i < block.named_child_count(); ++i) {
+    Node statement = block.named_child(i);
+    if (statement.kind() != "import_from_statement" && statement.kind() != "import_statement") continue;
+    for (Node name : statement.children_of_field("name")) {
+      Node alias = name.kind() == "aliased_import" ? name.field("alias") : Node();
+      names.push_back(alias ? alias.text() : last_segment(name.text()));
+    }
+  }
+  return names;
+}
+
+// `NAME is None`, `NAME is not None`, `if NAME:`, `if not NAME:` outside the try: the code tests
+// whether the optional import succeeded.
+bool tested_for_absence(std::string_view source, std::string_view name) {
+  const std::string word(name);  // an identifier: nothing in it for a regex to read
+  const std::regex test("\\b" + word + "\\s+is\\s+(?:not\\s+)?None\\b|\\b(?:if|elif|and|or|not)\\s+" + word +
+                        "\\s*(?::|\\band\\b|\\bor\\b|\\))");
+  return std::regex_search(source.begin(), source.end(), test);
+}
+
+// `try: from torch.x import X` / `except ImportError: X = None`, X then tested before use: the
+// optional import has a real fallback, whatever new spelling it uses.
+bool optional_import(Node try_statement) {
+  std::vector<std::string_view> names = imported_names(try_statement.field("body"));
+  if (names.empty()) return false;
+  for (uint32_t i = 0; i < try_statement.named_child_count(); ++i) {
+    Node clause = try_statement.named_child(i);
+    if (clause.kind() != "except_clause") continue;
+    Node block = clause.named_child(clause.named_child_count() - 1);
+    for (uint32_t j = 0; block && block.kind() == "block" && j < block.named_child_count(); ++j) {
+      Node assignment = block.named_child(j).named_child_count() > 0 ? block.named_child(j).named_child(0) : Node();
+      if (!assignment || assignment.kind() != "assignment") continue;
+      Node left = assignment.field("left");
+      Node right = assignment.field("right");
+      if (!left || !right || right.kind() != "none") continue;
+      if (std::find(names.begin(), names.end(), left.text()) == names.end()) continue;
+      if (tested_for_absence(try_statement.source(), left.text())) return true;
+    }
+  }
+  return false;
+}
+
+// `if hasattr(obj, "name"): <uses .name> else: <fallback>` on a torch object, or `if not
+// hasattr(obj, "name"): <fallback> else: <uses .name>`: the fallback runs
+// only on torch without the attribute, which the project tells apart itself. The branch that
+// has the attribute must use it, so an unrelated test (`hasattr(torch, "compile")`) is no sign.
+Node attribute_fallback(Node condition, Node body, Node otherwise, const SemanticModel& model) {
+  bool negated = false;
+  while (condition && (condition.kind() == "not_operator" || condition.kind() == "parenthesized_expression")) {
+    negated = negated != (condition.kind() == "not_operator");
+    condition = condition.kind() == "not_operator" ? condition.field("argument") : condition.named_child(0);
+  }
+  if (!condition || condition.kind() != "call") return {};
+  Node function = condition.field("function");
+  Node arguments = condition.field("arguments");
+  if (!function || function.text() != "hasattr" || !arguments || arguments.named_child_count() != 2) return {};
+  std::optional<std::string> object = model.resolve(arguments.named_child(0));
+  if (!object || !(*object == "torch" || object->starts_with("torch."))) return {};
+  Node attribute = arguments.named_child(1);
+  if (attribute.kind() != "string" || attribute.text().size() < 3) return {};
+  std::string_view text = attribute.text();
+  std::string use = "." + std::string(text.substr(1, text.size() - 2));
+  auto uses = [&](Node branch) { return branch && branch.text().find(use) != std::string_view::npos; };
+  if (negated) return uses(otherwise) ? body : Node();
+  return uses(body) ? otherwise : Node();
+}
+
 std::string lower(std::string_view text) {
   std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -105,7 +176,8 @@ std::optional<Literal> literal(Node node) {
   static const std::regex shape(R"(^[rRbBuU]?[("'\[]*\s*v?(\d+)\s*[.,]\s*(\d+)(?:\s*[.,]\s*(\d+))?)");
   std::cmatch match;
   if (!std::regex_search(text.data(), text.data() + text.size(), match, shape)) return std::nullopt;
-  Literal out{{std::stoi(match[1].str()), std::stoi(match[2].str())}, match[3].matched && std::stoi(match[3].str()) != 0};
+  Literal out{{std::stoi(match[1].str()), std::stoi(match[2].str())},
+              match[3].matched && std::stoi(match[3].str()) != 0};
   return out;
 }
 
@@ -147,7 +219,8 @@ Split compare(Op op, Literal literal) {
 // `is_torch_greater_or_equal_than_2_8`; calls `is_torch_greater_or_equal("2.8")`.
 std::optional<Op> flag_op(std::string_view word) {
   auto starts = [&](std::initializer_list<std::string_view> prefixes) {
-    return std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view prefix) { return word.starts_with(prefix); });
+    return std::any_of(prefixes.begin(), prefixes.end(),
+                       [&](std::string_view prefix) { return word.starts_with(prefix); });
   };
   if (starts({"greater_or_equal", "greater_equal", "at_least", "geq", "ge"})) return Op::GreaterEqual;
   if (starts({"greater", "newer", "after", "gt"})) return Op::Greater;
@@ -203,7 +276,8 @@ class Evaluator {
       Split left = split(node.field("left"));
       Split right = split(node.field("right"));
       Node op = node.field("operator");
-      if (op && op.text() == "and") return {intersect(left.when_true, right.when_true), hull(left.when_false, right.when_false)};
+      if (op && op.text() == "and")
+        return {intersect(left.when_true, right.when_true), hull(left.when_false, right.when_false)};
       return {hull(left.when_true, right.when_true), intersect(left.when_false, right.when_false)};
     }
     if (kind == "comparison_operator") return comparison(node);
@@ -228,11 +302,12 @@ class Evaluator {
       if (!child.is_named()) op = op_from(child.text());
     }
     if (!op) return unknown();
-    if (is_torch_version(left)) {
-      if (std::optional<Literal> value = literal(right)) return compare(*op, *value);
-    } else if (is_torch_version(right)) {
-      if (std::optional<Literal> value = literal(left)) return compare(mirrored(*op), *value);
-    }
+    // The literal side first: a constant named for a release (`TORCH_VERSION_2_8_0`) also
+    // looks like the torch version by its name.
+    if (std::optional<Literal> value = release_value(right); value && is_torch_version(left))
+      return compare(*op, *value);
+    if (std::optional<Literal> value = release_value(left); value && is_torch_version(right))
+      return compare(mirrored(*op), *value);
     return unknown();
   }
 
@@ -267,11 +342,81 @@ class Evaluator {
     return unknown();
   }
 
+  // A release: a literal, a name this file binds to one (`TORCH_2_8 = version.parse("2.8.0")`),
+  // or a constant named for one, wherever it is defined (`from .versions import TORCH_VERSION_2_8_0`).
+  std::optional<Literal> release_value(Node node) {
+    if (std::optional<Literal> value = literal(node)) return value;
+    if (!node || (node.kind() != "identifier" && node.kind() != "attribute")) return std::nullopt;
+    if (std::optional<Literal> value = literal(assigned_value(node))) return value;
+    std::optional<std::string> imported = model_.resolve(node);  // the name where it is defined
+    return release_in_name(last_segment(imported ? std::string_view(*imported) : node.text()));
+  }
+
+  static std::optional<Literal> release_in_name(std::string_view name) {
+    static const std::regex shape(R"(^_*(?:torch|pt|pytorch)_?(?:version|ver|v)?_?(\d+)_(\d+)(?:_(\d+))?$)");
+    std::string text = lower(name);
+    std::smatch match;
+    if (!std::regex_match(text, match, shape)) return std::nullopt;
+    return Literal{{std::stoi(match[1].str()), std::stoi(match[2].str())},
+                   match[3].matched && std::stoi(match[3].str()) != 0};
+  }
+
+  // The value of `name` when one plain assignment in this file binds it where it is read.
+  Node assigned_value(Node name) {
+    if (!name || name.kind() != "identifier") return {};
+    const Binding* binding = model_.lookup(name.text(), name);
+    if (binding == nullptr || binding->kind == BindingKind::Import) return {};
+    Node node = binding->node;
+    if (node && node.kind() == "expression_statement" && node.named_child_count() == 1) node = node.named_child(0);
+    if (node && node.kind() != "assignment") node = node.parent();
+    if (!node || node.kind() != "assignment") return {};
+    Node left = node.field("left");
+    if (!left || left.kind() != "identifier" || left.text() != name.text()) return {};
+    return node.field("right");
+  }
+
+  // A function of this file every `return` of which gives the torch version:
+  // `def get_torch_version(): return version.parse(torch.__version__)`.
+  bool returns_torch_version(Node call) {
+    Node function = call.field("function");
+    if (!function || function.kind() != "identifier") return false;
+    const Binding* binding = model_.lookup(function.text(), function);
+    if (binding == nullptr || binding->kind == BindingKind::Import) return false;
+    Node definition = binding->node;
+    if (!definition || definition.kind() != "function_definition") return false;
+    bool any = false;
+    bool all = true;
+    for_each_node(definition.field("body"), [&](Node node) {
+      std::string_view kind = node.kind();
+      if (kind == "function_definition" || kind == "lambda" || kind == "class_definition") return WalkStep::Skip;
+      if (kind != "return_statement") return WalkStep::Enter;
+      any = true;
+      all = all && node.named_child_count() == 1 && is_torch_version(node.named_child(0));
+      return all ? WalkStep::Skip : WalkStep::Stop;
+    });
+    return any && all;
+  }
+
   // The torch version, however spelled: `torch.__version__`, `version.parse(torch.__version__)`,
-  // `torch_version`, `TORCH_VERSION`, `self._torch_ver`.
+  // `torch_version`, `TORCH_VERSION`, `self._torch_ver`, a name this file binds to one of those,
+  // a call of a helper that returns it or is named for it (`get_torch_version()`).
   bool is_torch_version(Node node) {
-    if (!node) return false;
+    if (!node || depth_ > 4) return false;
+    ++depth_;
+    bool found = names_torch_version(node);
+    --depth_;
+    return found;
+  }
+
+  bool names_torch_version(Node node) {
     std::string_view kind = node.kind();
+    if (kind == "identifier" && is_torch_version(assigned_value(node))) return true;
+    if (kind == "call") {
+      Node function = node.field("function");
+      static const std::regex helper(R"(torch_?ver(sion)?$)");
+      if (function && std::regex_search(lower(last_segment(function.text())), helper)) return true;
+      if (returns_torch_version(node)) return true;
+    }
     if (kind == "identifier" || kind == "attribute") {
       if (std::optional<std::string> name = model_.resolve(node)) {
         if (*name == "torch.__version__" || *name == "torch.version.__version__") return true;
@@ -287,6 +432,7 @@ class Evaluator {
   const SemanticModel& model_;
   const GuardRule& rule_;
   std::unordered_map<const void*, Split> memo_;
+  int depth_ = 0;  // names followed to their values, so `a = b; b = a` ends
 };
 
 struct Region {
@@ -313,8 +459,8 @@ bool always_exits(Node block) {
 
 class RegionCollector {
  public:
-  RegionCollector(Evaluator& evaluator, const GuardRule& rule, std::vector<Region>& out)
-      : evaluator_(evaluator), rule_(rule), out_(out) {}
+  RegionCollector(Evaluator& evaluator, const GuardRule& rule, const SemanticModel& model, std::vector<Region>& out)
+      : evaluator_(evaluator), rule_(rule), model_(model), out_(out) {}
 
   void visit(Node node, Node parent) {
     std::string_view kind = node.kind();
@@ -330,7 +476,7 @@ class RegionCollector {
       Node op = node.field("operator");
       add(node.field("right"), op && op.text() == "and" ? left.when_true : left.when_false);
     } else if (kind == "try_statement" && rule_.feature_tests && catches_missing_names(node) &&
-               mentions_marker(node, rule_.try_markers)) {
+               (mentions_marker(node, rule_.try_markers) || optional_import(node))) {
       out_.push_back({node.start(), node.end(), {}, true});
     }
   }
@@ -340,12 +486,22 @@ class RegionCollector {
     if (node && !is_any(versions)) out_.push_back({node.start(), node.end(), versions, false});
   }
 
+  void fallback(Node node) {
+    if (node) out_.push_back({node.start(), node.end(), {}, true});
+  }
+
   void if_statement(Node node, Node parent) {
     Split first = evaluator_.split(node.field("condition"));
     Node body = node.field("consequence");
     add(body, first.when_true);
+    if (rule_.feature_tests && is_any(first.when_true) && is_any(first.when_false)) {
+      std::vector<Node> alternatives = node.children_of_field("alternative");
+      Node otherwise = alternatives.size() == 1 && alternatives[0].kind() == "else_clause" ? alternatives[0] : Node();
+      if (alternatives.empty() || otherwise)
+        fallback(attribute_fallback(node.field("condition"), body, otherwise, model_));
+    }
     Versions none_taken = first.when_false;  // every condition so far was false
-    Versions falls_through{0, 0};          // where control reaches the statement after the `if`
+    Versions falls_through{0, 0};            // where control reaches the statement after the `if`
     if (body && !always_exits(body)) falls_through = hull(falls_through, first.when_true);
     bool has_else = false;
     for (Node clause : node.children_of_field("alternative")) {
@@ -373,6 +529,7 @@ class RegionCollector {
 
   Evaluator& evaluator_;
   const GuardRule& rule_;
+  const SemanticModel& model_;
   std::vector<Region>& out_;
 };
 
@@ -488,7 +645,7 @@ GuardVerdict CompatGuards::verdict(uint32_t offset, const std::string& rule_key,
     if (!guard_nodes_) guard_nodes_ = collect_guard_nodes(root_, focus_, work_);
     Evaluator evaluator(model_, rule);
     std::vector<Region> regions;
-    RegionCollector collector(evaluator, rule, regions);
+    RegionCollector collector(evaluator, rule, model_, regions);
     for (const auto& [node, parent] : *guard_nodes_) {
       ++work_;
       collector.visit(node, parent);
@@ -499,7 +656,8 @@ GuardVerdict CompatGuards::verdict(uint32_t offset, const std::string& rule_key,
   auto after = std::upper_bound(table.begin(), table.end(), offset,
                                 [](uint32_t value, const auto& entry) { return value < entry.first; });
   const State& state = std::prev(after)->second;
-  if (state.versions.lo >= state.versions.hi || state.versions.hi <= key(rule.min_torch)) return GuardVerdict::Unreachable;
+  if (state.versions.lo >= state.versions.hi || state.versions.hi <= key(rule.min_torch))
+    return GuardVerdict::Unreachable;
   if (state.in_try) return GuardVerdict::Guarded;
   if (state.versions.hi <= key(rule.release)) return GuardVerdict::Guarded;
   if (rule.new_side_counts && state.versions.lo >= key(rule.release)) return GuardVerdict::Guarded;

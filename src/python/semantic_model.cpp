@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "torchmigrate/python/star_exports.hpp"
 #include "torchmigrate/python/tree_walk.hpp"
 
 namespace torchmigrate::python {
@@ -253,6 +254,13 @@ void SemanticModel::bind_import(Node statement, int scope) const {
   // Relative imports refer to the project's own modules, never to torch.
   bool relative = !module || module.kind() == "relative_import";
   std::string base = relative ? std::string() : std::string(module.text());
+  // `from torch.export import *` binds the names of the module's `__all__` (star_exports.hpp).
+  for (uint32_t i = 0; !relative && base.starts_with("torch") && i < statement.named_child_count(); ++i) {
+    if (statement.named_child(i).kind() != "wildcard_import") continue;
+    for (std::string_view name : star_import_names(base)) {
+      bind(scope, name, {BindingKind::Import, base + "." + std::string(name), position, statement});
+    }
+  }
   for (Node item : statement.children_of_field("name")) {
     Node name = item.kind() == "aliased_import" ? item.field("name") : item;
     Node bound = item.kind() == "aliased_import" ? item.field("alias") : item;

@@ -1068,6 +1068,17 @@ class LostNameTables(unittest.TestCase):
                 self.assertEqual(0, result.returncode, result.stderr)
 
 
+class StarExportTable(unittest.TestCase):
+    """What `from torch.MODULE import *` binds (src/python/torch_star_exports.cpp) is what
+    scripts/star_exports.py writes from the index."""
+
+    def test_table_matches_the_index(self):
+        script = SOURCE_DIR / "scripts" / "star_exports.py"
+        result = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True,
+                                env={**os.environ, "TORCH_API_INDEX": str(torch_api.INDEX)})
+        self.assertEqual(0, result.returncode, result.stdout + result.stderr)
+
+
 class TheseTestsCanFail(unittest.TestCase):
     """A copy of the catalog with one claim made false must fail: the checks above are live."""
 

@@ -147,6 +147,26 @@ class SuppressionsAndBaselines(unittest.TestCase):
         result = run("check", "a.py", "--extend-select", "TM001", cwd=self.tree.root, check_exit=1)
         self.assertIn("TM001 [*] Unused suppression for `TM201`", result.stdout)
 
+    def test_noqa_on_continued_lines_and_strings_spanning_lines(self):
+        # Ruff's reading: the directive goes where the continued line ends or the string closes,
+        # and covers findings on every line of it.
+        source = (f"import torch\nep = {CALL} + \\\n    0\n"
+                  'torch.onnx.export(m, x, "f.onnx", doc="""\nhi""")\n')
+        path = self.tree.write("a.py", source)
+        result = run("check", "a.py", "--add-noqa", cwd=self.tree.root, check_exit=0)
+        self.assertNotIn("by hand", result.stderr)
+        self.assertIn("Added 2 noqa directives.", result.stderr)
+        self.assertEqual(path.read_text(), f"import torch\nep = {CALL} + \\\n    0  # noqa: TM201\n"
+                                           'torch.onnx.export(m, x, "f.onnx", doc="""\nhi""")  # noqa: TM202, TM302\n')
+        result = run("check", "a.py", "--extend-select", "TM001", cwd=self.tree.root, check_exit=0)
+        self.assertIn("All checks passed!", result.stdout)
+        # A directive left on a line of its own above covers nothing.
+        path.write_text(f"import torch\n# noqa: TM201\nep = {CALL} + \\\n    0\n")
+        result = run("check", "a.py", "--extend-select", "TM001", "--output-format", "concise",
+                     cwd=self.tree.root, check_exit=1)
+        self.assertIn("a.py:2:1: TM001", result.stdout)
+        self.assertIn("a.py:3:6: TM201", result.stdout)
+
     def test_add_noqa_refuses_fix_and_diff(self):
         path = self.tree.write("a.py", f"import torch\n{CALL}\n")
         for flag in ("--diff", "--fix", "--fix-only"):

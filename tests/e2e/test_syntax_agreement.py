@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import unittest
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -102,6 +103,57 @@ class PythonSyntaxAgreement(unittest.TestCase):
                 unexplained.append(f"{corpus_key(path)}: only {actual} rejects it "
                                    f"(python: {' '.join(python[path])}; ours: {' '.join(ours[path])})")
         self.assertEqual(unexplained + stale, [], f"{len(paths)} files checked")
+
+
+# Python 2 forms tree-sitter-python parses without an error (it recovers silently), and Python 3
+# spellings that look like them. Python's verdict (the interpreter running this test) decides.
+RECOVERED_FORMS = {
+    "print_statement": 'x = 1\nprint "x"\ny = 2\n',
+    "print_statement_tuple": "print x, y\n",
+    "exec_statement": 'exec "x = 1" in d\n',
+    "except_comma": "try:\n    pass\nexcept ValueError, e:\n    pass\n",
+    "diamond": "if a <> b:\n    pass\n",
+    "long_integer": "x = 10L\n",
+    "long_hex": "x = 0x1fL\n",
+    "octal_leading_zero": "x = 0777\n",
+    "trailing_underscore": "x = 1_\n",
+    "backtick_repr": "x = `y`\n",
+    "ur_prefix": 'x = ur"abc"\n',
+    "bf_prefix": 'x = bf"abc"\n',
+    "raise_comma": 'raise E, "msg"\n',
+    "tuple_parameter": "def f((a, b)):\n    pass\n",
+    "lambda_tuple_parameter": "f = lambda (a, b): a\n",
+    "python3_look_alikes": ('print (a), b\nprint -1\nprint >>f, "x"\nprint\nexec("x")\nx = print\n'
+                            "x = 07j + 0_0 + 00 + 0 + 1_000 + 0x_1f + 1.5 + .5 + 1e5\n"
+                            'x = rb"a" + Rb"b" + f"{1}" + u"x" + fR"y" + BR"z" + "don\'t"\n'
+                            "raise (E, 1)\ntry:\n    pass\nexcept (A, B) as e:\n    pass\n"
+                            "def f(a, b=(1, 2), *c, **d):\n    pass\ng = lambda a, b=(1,): a\n"),
+}
+
+
+class RecoveredPython2Forms(unittest.TestCase):
+    """The front rejects what Python rejects where tree-sitter recovers without an ERROR node."""
+
+    def test_front_and_python_agree_on_each_form(self):
+        tree = TempTree()
+        self.addCleanup(tree.cleanup)
+        paths = [str(tree.write(f"{name}.py", source)) for name, source in RECOVERED_FORMS.items()]
+        ours = verdicts([VERDICT_BIN], paths)
+        python = verdicts([sys.executable, str(SYNTAX_DIR / "python_verdicts.py")], paths)
+        for path in paths:
+            with self.subTest(Path(path).name):
+                self.assertEqual(ours[path][0], python[path][0], f"ours: {ours[path]}, python: {python[path]}")
+                if python[path][0] == "error":  # the same line
+                    self.assertEqual(ours[path][1].split(":")[0], python[path][1].split(":")[0])
+
+    def test_a_print_statement_mid_file_is_reported_with_the_other_findings(self):
+        tree = TempTree()
+        self.addCleanup(tree.cleanup)
+        tree.write("legacy.py", 'import torch\nx = 1\nprint "x"\nep = torch.export.export(m, (x,))\n')
+        result = run("check", "legacy.py", "--output-format", "concise", cwd=tree.root, check_exit=1)
+        self.assertIn("legacy.py:3:1: TM901 Syntax error: Missing parentheses in call to 'print'. "
+                      "Did you mean print(...)? (Python 2 syntax)", result.stdout)
+        self.assertIn("legacy.py:4:6: TM201", result.stdout)
 
 
 class StarredTupleElement(unittest.TestCase):

@@ -8,6 +8,7 @@
 
 #include "torchmigrate/core/source_file.hpp"
 #include "torchmigrate/engine/workspace/file_io.hpp"
+#include "torchmigrate/python/python2_forms.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 
 using namespace torchmigrate;
@@ -22,8 +23,12 @@ std::string verdict(const std::string& path) {
   SourceFile file(path, std::move(decoded.text), Language::Python);
   python::SyntaxTree tree = python::SyntaxTree::parse(file.text());
   if (tree.too_deep()) return "error\t1:1";
-  if (auto error = tree.first_error()) {
-    LineColumn at = file.location(error->start());
+  std::optional<uint32_t> error;
+  if (auto node = tree.first_error()) error = node->start();
+  if (auto form = python::first_python2_form(tree); form && (!error || form->node.start() < *error))
+    error = form->node.start();
+  if (error) {
+    LineColumn at = file.location(*error);
     return "error\t" + std::to_string(at.line) + ":" + std::to_string(at.column);
   }
   return "ok";

@@ -211,6 +211,15 @@ Rewrite RenamedCallableCheck::group_edits(std::vector<Edit> anchor, const std::s
   return anchor;
 }
 
+// `from torch.export import *` bound the name (python/star_exports.hpp).
+bool from_star_import(const python::Binding* binding) {
+  if (binding == nullptr || binding->kind != python::BindingKind::Import) return false;
+  for (uint32_t i = 0; i < binding->node.named_child_count(); ++i) {
+    if (binding->node.named_child(i).kind() == "wildcard_import") return true;
+  }
+  return false;
+}
+
 // A call of a function that still exists: the new name is imported next to the old one (or an
 // import of it reused), so calls that cannot switch keep working.
 Rewrite RenamedCallableCheck::call_on_its_own(const Reference& reference, PythonCheckContext& context) const {
@@ -383,7 +392,9 @@ void RenamedCallableCheck::finish_pass(PythonCheckContext& context) {
     bool fixable = reference.node.kind() == "attribute" || reference.node.kind() == "call";
     report(reference,
            fixable ? reference_edits(reference, &spelling(reference.rename).new_name, context)
-                   : Rewrite(std::string("the name is bound by an assignment the fix cannot follow")),
+                   : Rewrite(std::string(from_star_import(reference.binding)
+                                             ? "the name comes from a star import; import it by name for a fix"
+                                             : "the name is bound by an assignment the fix cannot follow")),
            context);
   }
 }

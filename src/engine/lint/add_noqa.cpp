@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/engine/lint/add_noqa.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -46,6 +47,7 @@ std::optional<Edit> line_suppression(const SourceFile& file, const python::Synta
   const CommentSyntax syntax = comment_syntax(file);
   if (!syntax.writable) return std::nullopt;
   if (syntax.comments_from_tree && tree == nullptr) return std::nullopt;  // strings unknown
+  line = suppressions.noqa_line(line);
   TextRange range = file.lines().line_range(line, file.text());
   std::string_view content = file.slice(range);
   size_t last = content.find_last_not_of(" \t");
@@ -58,19 +60,23 @@ NoqaResult add_noqa(const SourceFile& file, const std::vector<Diagnostic>& diagn
   if (file.is_excerpt()) throw std::logic_error("--add-noqa needs the whole text of " + file.path());
   NoqaResult result;
   result.text = file.text();
-  std::map<uint32_t, std::set<std::string>> codes_by_line;
-  for (const Diagnostic& diagnostic : diagnostics) {
-    if (is_suppressible(diagnostic, catalog))
-      codes_by_line[file.lines().line_of(diagnostic.range.start)].insert(diagnostic.code);
-  }
-  if (codes_by_line.empty()) return result;
+  if (std::none_of(diagnostics.begin(), diagnostics.end(),
+                   [&](const Diagnostic& diagnostic) { return is_suppressible(diagnostic, catalog); }))
+    return result;
   std::optional<python::SyntaxTree> tree;
   std::vector<TextRange> comments;
   if (comment_syntax(file).comments_from_tree) {
     tree.emplace(python::SyntaxTree::parse(file.text()));
     comments = python_comments(*tree);
   }
-  Suppressions suppressions = Suppressions::parse(file, tree ? &comments : nullptr);
+  Suppressions suppressions = Suppressions::parse(file, tree ? &comments : nullptr, tree ? &*tree : nullptr);
+  // One directive per line it goes on: the findings of a continued line or of a string spanning
+  // lines share the one at the end of its last line.
+  std::map<uint32_t, std::set<std::string>> codes_by_line;
+  for (const Diagnostic& diagnostic : diagnostics) {
+    if (is_suppressible(diagnostic, catalog))
+      codes_by_line[suppressions.noqa_line(file.lines().line_of(diagnostic.range.start))].insert(diagnostic.code);
+  }
   std::vector<Edit> edits;
   for (const auto& [line, codes] : codes_by_line) {
     std::optional<Edit> edit =

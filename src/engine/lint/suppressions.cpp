@@ -107,7 +107,8 @@ void Suppressions::parse_comment(const SourceFile& file, const CommentSyntax& sy
   directives_.push_back(std::move(directive));
 }
 
-Suppressions Suppressions::parse(const SourceFile& file, const std::vector<TextRange>* comments) {
+Suppressions Suppressions::parse(const SourceFile& file, const std::vector<TextRange>* comments,
+                                 const python::SyntaxTree* tree) {
   Suppressions suppressions;
   const std::string& text = file.text();
   const CommentSyntax syntax = comment_syntax(file);
@@ -115,6 +116,7 @@ Suppressions Suppressions::parse(const SourceFile& file, const std::vector<TextR
     for (TextRange comment : *comments) {
       suppressions.parse_comment(file, syntax, comment, only_whitespace_before(file, comment.start));
     }
+    if (tree != nullptr) suppressions.lines_ = NoqaLines::of(file, *tree, *comments);
     return suppressions;
   }
   for (uint32_t line = 0; line < file.lines().line_count(); ++line) {
@@ -135,7 +137,7 @@ void Suppressions::apply(const SourceFile& file, std::vector<Diagnostic>& diagno
     // A file problem (TM900-TM902) only by its code or `TM9`: a bare `# noqa`, or `# noqa: TM`,
     // must not let a file that was not checked pass.
     const bool file_problem = is_internal_code(diagnostic.code);
-    uint32_t line = file.lines().line_of(diagnostic.range.start);
+    uint32_t line = lines_.resolve(file.lines().line_of(diagnostic.range.start));
     bool suppressed = false;
     for (SuppressionDirective& directive : directives_) {
       if (line < directive.first_line || line > directive.last_line) continue;

@@ -155,8 +155,12 @@ TEST_CASE("suppressions: noqa for Python, extending an existing list, never insi
   CHECK(suppressed("f('# noqa: TM101')\n", Language::Python) == "f('# noqa: TM101')  # noqa: TM201\n");
   CHECK_FALSE(suppressed("f(x)  # noqa\n", Language::Python));
   CHECK_FALSE(suppressed("f(x)  # NOQA: TM201\n", Language::Python));
-  CHECK_FALSE(suppressed("f(x, '''a\nb''')\n", Language::Python));  // the line ends inside a string
-  CHECK_FALSE(suppressed("y = f(x) + \\\n  1\n", Language::Python));
+  // A line that ends inside a string or continues with a backslash gets it where the string
+  // closes or the continued line ends, as Ruff reads it.
+  CHECK(suppressed("f(x, '''a\nb''')\n", Language::Python) == "f(x, '''a\nb''')  # noqa: TM201\n");
+  CHECK(suppressed("y = f(x) + \\\n  1\n", Language::Python) == "y = f(x) + \\\n  1  # noqa: TM201\n");
+  CHECK(suppressed("y = f(x) + \\\n  1  # noqa: TM101\n", Language::Python) ==
+        "y = f(x) + \\\n  1  # noqa: TM101, TM201\n");
   CHECK(suppressed("f(x,\n  y)\n", Language::Python) == "f(x,  # noqa: TM201\n  y)\n");
 }
 
@@ -173,6 +177,8 @@ TEST_CASE("suppressions: NOLINT for C++, noqa for build files (in a Dockerfile o
   CHECK(suppressed("FROM pytorch/pytorch:2.7.1\n", Language::BuildFile, "/p/Dockerfile") ==
         "# noqa: TM201\nFROM pytorch/pytorch:2.7.1\n");
   CHECK_FALSE(suppressed("set TORCH_CUDA_ARCH_LIST=6.1\n", Language::BuildFile, "/p/env.cmd"));
+  // A build file's strings are unknown: its continued lines are left to the user.
+  CHECK_FALSE(suppressed("pip install \\\n  torch==2.7.1\n", Language::BuildFile, "/p/setup.sh"));
   Document internal("file:///p/x.py", std::filesystem::path("/p/x.py"), Language::Python, 1, "$\n");
   Diagnostic syntax_error;
   syntax_error.code = kParseErrorCode;

@@ -102,6 +102,14 @@ TEST_CASE("feature tests count only on the rule's own spellings, and `not` flips
         GuardVerdict::Report);
   CHECK(verdict_at(prefix + "if not hasattr(helpers, 'guard_or_false'):\n    OLD()\n", "OLD", rule) ==
         GuardVerdict::Report);
+  // Another attribute, used in the branch that has it: the other branch is the project's fallback.
+  const std::string uses = "    ss.statically_known_true(x)\n";
+  CHECK(verdict_at(prefix + "if hasattr(ss, 'statically_known_true'):\n" + uses + "else:\n    OLD()\n", "OLD", rule) ==
+        GuardVerdict::Guarded);
+  CHECK(verdict_at(prefix + "if not hasattr(ss, 'statically_known_true'):\n    OLD()\nelse:\n" + uses, "OLD", rule) ==
+        GuardVerdict::Guarded);
+  CHECK(verdict_at(prefix + "if hasattr(ss, 'statically_known_true'):\n    pass\nelse:\n    OLD()\n", "OLD", rule) ==
+        GuardVerdict::Report);
 }
 
 TEST_CASE("an early return keeps the rest of the block to the other side") {

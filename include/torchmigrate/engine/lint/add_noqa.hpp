@@ -22,16 +22,18 @@ namespace torchmigrate::engine {
 struct NoqaResult {
   std::string text;                  // the file with the directives added
   size_t added = 0;                  // lines that gained or extended a directive
-  std::vector<uint32_t> skipped_lines;  // 1-based: the line ends inside a string or a continuation
+  std::vector<uint32_t> skipped_lines;  // 1-based: the line still ends inside a string or a continuation
 };
 
 NoqaResult add_noqa(const SourceFile& file, const std::vector<Diagnostic>& diagnostics, const Catalog& catalog);
 
 // The one place that decides where a suppression comment can go, for --add-noqa and the editor's
-// "suppress" action: the edit that suppresses `codes` on `line` (0-based; see noqa_edit), or
-// nullopt when no comment can go there (the line continues with a backslash or ends inside a
-// string; a file whose comment_syntax is not writable: a notebook, a cmd script; a Python file
-// without its tree) or the line already suppresses them.
+// "suppress" action: the edit that suppresses `codes` found on `line` (0-based), at the end of
+// the line whose directive covers it (Suppressions::noqa_line: the last line of a backslash-
+// continued line or of a string spanning lines; see noqa_edit), or nullopt when no comment can
+// go there (that line still continues or ends inside a string, as in a build file; a file whose
+// comment_syntax is not writable: a notebook, a cmd script; a Python file without its tree) or
+// the line already suppresses them. Python `suppressions` must be parsed with the tree.
 std::optional<Edit> line_suppression(const SourceFile& file, const python::SyntaxTree* tree,
                                      const Suppressions& suppressions, uint32_t line,
                                      const std::vector<std::string>& codes);

@@ -13,6 +13,7 @@
 #include "torchmigrate/engine/lint/statement_reuse.hpp"
 #include "torchmigrate/python/compat_guards.hpp"
 #include "torchmigrate/python/focus.hpp"
+#include "torchmigrate/python/python2_forms.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 #include "torchmigrate/python/tree_walk.hpp"
@@ -199,10 +200,18 @@ std::vector<Diagnostic> PythonFront::Run::lint() {
   if (reuse_) merge_reused();
   if (memorable_) remember();
   // Never kept in the memo: it follows the whole text, not a statement.
-  if (std::optional<python::Node> error = tree_.first_error()) {
+  // A Python 2 form the grammar still parses is an error too, where it comes first.
+  std::optional<python::Node> error = tree_.first_error();
+  std::optional<python::Python2Form> python2 = python::first_python2_form(tree_);
+  if (python2 && (!error || python2->node.start() < error->start())) {
+    diagnostics_.push_back(parse_error(
+        "Syntax error: " + python2->message + " (Python 2 syntax); findings in the rest of the file are still reported",
+        python2->node.start()));
+  } else if (error) {
     diagnostics_.push_back(parse_error(describe_syntax_error(*error), error->start()));
   }
-  Suppressions suppressions = Suppressions::parse(file_, &comments_);
+  // Without a comment there is no directive, and no line to map.
+  Suppressions suppressions = Suppressions::parse(file_, &comments_, comments_.empty() ? nullptr : &tree_);
   front_.environment_.finish(file_, suppressions, diagnostics_);
   return std::move(diagnostics_);
 }
