@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "torchmigrate/buildfiles/shell_words.hpp"
+#include "torchmigrate/buildfiles/toml_guard.hpp"
 
 namespace torchmigrate::buildfiles {
 namespace {
@@ -112,6 +113,7 @@ void pyproject(const BuildFile& file, std::string_view wanted, std::vector<Requi
                std::optional<FormatError>* error) {
   toml::table root;
   try {
+    refuse_unsafe_toml(file.text);
     root = toml::parse(file.text);
   } catch (const toml::parse_error& parse_error) {
     // Not valid TOML: nothing to read reliably.

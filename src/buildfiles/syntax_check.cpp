@@ -5,12 +5,15 @@
 
 #include <string>
 
+#include "torchmigrate/buildfiles/toml_guard.hpp"
+
 namespace torchmigrate::buildfiles {
 
 size_t syntax_errors(const BuildFile& file) {
   if (file.kind == FileKind::SetupPy) return 0;
   if (file.kind == FileKind::Toml) {
     try {
+      refuse_unsafe_toml(file.text);
       (void)toml::parse(file.text);
       return 0;
     } catch (const toml::parse_error&) {

@@ -55,6 +55,18 @@ class Configuration(TreeTest):
         self.tree.write("torchmigrate.toml", 'policy = { TM201 = "newest" }\n')
         self.assertIn("keep-old or adopt-new", run("check", ".", cwd=self.tree.root, check_exit=2).stderr)
 
+    def test_non_ascii_outside_strings_is_a_config_error(self):
+        # U+FEEF in a bare key: invalid TOML that toml++ 3.3.0 must not be given.
+        self.tree.write("a.py", "x = 1\n")
+        (self.tree.root / "pyproject.toml").write_bytes(
+            "[tool.torchmigrate]\n# r\u00e9sum\u00e9\nsel\ufeefect = [\"TM1\"]\n".encode())
+        result = run("check", ".", cwd=self.tree.root, check_exit=2)
+        self.assertIn("pyproject.toml:3:4: invalid TOML: non-ASCII character outside a string or comment",
+                      result.stderr)
+        (self.tree.root / "pyproject.toml").write_bytes(
+            "\ufeff[tool.torchmigrate]\n# r\u00e9sum\u00e9\nexclude = [\"caf\u00e9\"]\n".encode())
+        run("check", ".", cwd=self.tree.root, check_exit=0)
+
     def test_config_policy_and_min_torch(self):
         self.tree.write("torchmigrate.toml", 'min-torch = "2.8"\npolicy = { TM201 = "adopt-new" }\n')
         self.tree.write("a.py", "from torch.fx.experimental.symbolic_shapes import definitely_true\n"

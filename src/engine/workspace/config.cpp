@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "torchmigrate/buildfiles/toml_guard.hpp"
 #include "torchmigrate/engine/workspace/discovery.hpp"
 #include "torchmigrate/engine/workspace/working_directory.hpp"
 
@@ -371,17 +372,31 @@ ConfigFile parse_table(const toml::table& table, const fs::path& path, const std
   return config;
 }
 
+std::string read_all(std::ifstream& in) {
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 // Does a pyproject.toml that is not valid TOML speak to torchmigrate? Then its error is ours
 // to report; otherwise it belongs to other tools and cannot configure this one.
 bool mentions_torchmigrate(const fs::path& pyproject) {
   std::ifstream in(pyproject, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return text.find("torchmigrate") != std::string::npos;
+  return read_all(in).find("torchmigrate") != std::string::npos;
+}
+
+// toml::parse_file, with the text checked first (buildfiles/toml_guard.hpp: what toml++ must
+// not be given). A file that cannot be read is left to toml::parse_file, whose error says so.
+toml::table parse_toml_file(const fs::path& path) {
+  std::error_code error;
+  std::ifstream in(path, std::ios::binary);
+  if (!in || !fs::is_regular_file(path, error)) return toml::parse_file(path.string());
+  std::string text = read_all(in);
+  buildfiles::refuse_unsafe_toml(text, path.string());
+  return toml::parse(text, path.string());
 }
 
 toml::table parse_toml(const fs::path& path) {
   try {
-    return toml::parse_file(path.string());
+    return parse_toml_file(path);
   } catch (const toml::parse_error& error) {
     throw ConfigError(located(path, error.source()) + "invalid TOML: " + std::string(error.description()));
   }
@@ -391,7 +406,7 @@ toml::table parse_toml(const fs::path& path) {
 // is broken and mentions torchmigrate (so the mistake is reported, not silently skipped).
 bool configures_torchmigrate(const fs::path& pyproject) {
   try {
-    toml::table table = toml::parse_file(pyproject.string());
+    toml::table table = parse_toml_file(pyproject);
     return table["tool"]["torchmigrate"].node() != nullptr;
   } catch (const toml::parse_error&) {
     return mentions_torchmigrate(pyproject);
@@ -414,6 +429,7 @@ ConfigFile read_inline_config(const std::string& toml_text, const Catalog& catal
   const fs::path origin("--config");
   toml::table table;
   try {
+    buildfiles::refuse_unsafe_toml(toml_text, origin.string());
     table = toml::parse(toml_text, origin.string());
   } catch (const toml::parse_error& error) {
     throw ConfigError(located(origin, error.source()) + "`" + toml_text + "` is neither a configuration file nor " +

@@ -206,6 +206,39 @@ TEST_CASE("a broken pyproject.toml is an error when it mentions torchmigrate, el
   CHECK(find_config_file(dir.path / "theirs") == dir.path / "pyproject.toml");
 }
 
+TEST_CASE("a non-ASCII character outside strings and comments is a TOML error, with its place") {
+  // toml++ 3.3.0 reaches undefined behaviour on some of these (U+FEEF here); TOML 1.0 allows
+  // them only in strings and comments, so they are refused before it parses.
+  TempDir dir;
+  fs::create_directories(dir.path / ".git");
+  const std::string key_with_u_feef =
+      "nam\xEF\xBB\xAF"
+      "e = \"x\"\n";
+  CHECK_THAT(error_of(dir.write("a/torchmigrate.toml", "# caf\xC3\xA9\n" + key_with_u_feef)),
+             Catch::EndsWith("torchmigrate.toml:2:4: invalid TOML: non-ASCII character outside a string or comment"));
+  // A pyproject.toml that mentions torchmigrate is ours to report; one that does not is passed over.
+  const fs::path ours = dir.write("b/pyproject.toml", "[tool.torchmigrate]\n" + key_with_u_feef);
+  CHECK(find_config_file(dir.path / "b") == ours);
+  CHECK_THAT(error_of(ours), Catch::EndsWith("pyproject.toml:2:4: invalid TOML: non-ASCII character outside a "
+                                             "string or comment"));
+  dir.write("c/pyproject.toml", "[project]\n" + key_with_u_feef);
+  CHECK_FALSE(find_config_file(dir.path / "c"));
+  CHECK_THAT(error_of(dir.write("d/.torchmigrate.toml", "\xC2\xA0select = [\"TM1\"]\n")),
+             Catch::Contains(".torchmigrate.toml:1:1: invalid TOML: non-ASCII character"));
+  try {
+    read_inline_config("select = [\"TM1\"] \xEF\xBB\xAF", Catalog::builtin());
+    FAIL("an inline setting with U+FEEF outside its string was accepted");
+  } catch (const ConfigError& error) {
+    CHECK_THAT(error.what(), Catch::StartsWith("--config:1:18: "));
+    CHECK_THAT(error.what(), Catch::Contains("(non-ASCII character outside a string or comment)"));
+  }
+  // Strings, comments and a leading byte order mark keep their non-ASCII characters.
+  std::optional<ConfigFile> config = read_config_file(
+      dir.write("e/torchmigrate.toml", "\xEF\xBB\xBF# r\xC3\xA9sum\xC3\xA9\nexclude = [\"caf\xC3\xA9\"]\n"),
+      Catalog::builtin());
+  REQUIRE(config);
+}
+
 TEST_CASE("the resolver remembers each directory's answer: the order of questions never matters") {
   TempDir dir;
   dir.write("torchmigrate.toml", "select = [\"TM1\"]\n");
