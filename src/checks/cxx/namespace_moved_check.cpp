@@ -2,7 +2,8 @@
 // Family `cxx-namespace-moved`: calls of global functions that a header moved into a namespace,
 // keeping deprecated globals (`from(x)` -> `torch::stable::detail::from(x)`). With a compile
 // database a call counts when it resolves to a declaration in the library's headers; without
-// one, in a file that includes one of the headers and mentions a name of the library. Unqualified
+// one, or where it resolves nothing, in a file that includes one of the headers and mentions a
+// name of the library. Unqualified
 // calls only: never member calls, other qualifications, declarations, comments or strings.
 #include <algorithm>
 #include <string>
@@ -51,7 +52,10 @@ class CxxNamespaceMovedCheck final : public engine::FileCheck {
   void check(engine::FileCheckContext& context) override {
     const cxx::SourceScan& scan = context.source_scan();
     bool ast = scan.has_compile_database();
-    if (!ast && !token_mode_applies(scan)) return;
+    // A database that does not reach torch's headers (the file is not in it, or its include
+    // paths miss torch) resolves nothing: such a call is judged by its tokens, as without one.
+    bool by_tokens = token_mode_applies(scan);
+    if (!ast && !by_tokens) return;
     std::string_view text = context.file().text();
     for (const std::string& spelling : using_spellings_) {
       if (text.find(spelling) != std::string_view::npos) return;  // the unqualified name may be the new one
@@ -62,10 +66,8 @@ class CxxNamespaceMovedCheck final : public engine::FileCheck {
       if (function == nullptr) continue;
       std::optional<size_t> first = unqualified_start(tokens, i);
       if (!first) continue;
-      if (ast) {
-        cxx::NameReference reference = scan.reference(i);
-        if (!reference.resolved || reference.declaring_file.find(declared_in_) == std::string::npos) continue;
-      }
+      cxx::NameReference reference = ast ? scan.reference(i) : cxx::NameReference{};
+      if (reference.resolved ? reference.declaring_file.find(declared_in_) == std::string::npos : !by_tokens) continue;
       TextRange range{tokens[*first].range.start, tokens[i].range.end};
       Diagnostic& diagnostic =
           context.report(rule(), range, {{"name", function->name}, {"qualified", function->qualified}});
