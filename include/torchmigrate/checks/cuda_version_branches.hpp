@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "torchmigrate/python/syntax_tree.hpp"
 
@@ -20,5 +21,11 @@ struct CudaVersion {
 // A test is a comparison of a name that spells `cuda` or `bare_metal` with a version literal
 // (`Version("11.8")`, `"11.8"`, `(11, 8)`, `11.8`); any other condition is read as "may hold".
 bool unreachable_with_cuda(const python::SyntaxTree& tree, uint32_t offset, CudaVersion cuda);
+
+// Whether the shell code at `offset` lies in an arm of a `case` whose pattern names only CUDA
+// releases older than `from` (`cu113)`, `cu117|cu118)`, `11.8)`, `cuda-12.6)`): packaging scripts
+// pick TORCH_CUDA_ARCH_LIST per toolkit, and an older toolkit's list is not the new builds'.
+// A pattern with a wildcard or without a CUDA release may match anything: false.
+bool in_case_arm_below_cuda(std::string_view shell, uint32_t offset, CudaVersion from);
 
 }  // namespace torchmigrate::checks

@@ -6,6 +6,7 @@
 // (cuda_version_branches.hpp) is not read. With `index_projects`, only in a project that installs
 // torch from the wheel index of one of `builds` and that runs `torch_from` (the release whose wheels
 // of those builds dropped the entries): its range or its target reaches it. `{evidence}` names the index.
+// With `cuda_from`, a shell `case` arm for an older toolkit (`cu113) ...`) is not read.
 #include <optional>
 #include <set>
 
@@ -35,6 +36,11 @@ class CudaArchListCheck final : public engine::FileCheck {
       index_torch_from_ = TorchVersion::parse(index.string("torch_from"));
       index.finish();
     }
+    if (params.has("cuda_from")) {
+      std::string from = params.string("cuda_from");
+      size_t dot = from.find('.');
+      cuda_from_ = CudaVersion{std::stoi(from.substr(0, dot)), std::stoi(from.substr(dot + 1))};
+    }
     if (pypi_cuda13_from_ && index_torch_from_) {
       throw engine::CatalogError(rule.code +
                                  ": check.params: `cuda13_projects` and `index_projects` exclude each other");
@@ -58,10 +64,15 @@ class CudaArchListCheck final : public engine::FileCheck {
       if (evidence.empty()) return;
     }
     bool setup_py = context.build_file().kind == buildfiles::FileKind::SetupPy;
+    bool shell = context.build_file().kind == buildfiles::FileKind::Shell;
     for (const buildfiles::Assignment& assignment : find_assignments(context, variables_)) {
       if (pypi_cuda13_from_ && setup_py &&
           unreachable_with_cuda(context.python_tree(), assignment.value_range.start, CudaVersion{13, 0})) {
         continue;
+      }
+      if (cuda_from_ && shell &&
+          in_case_arm_below_cuda(context.file().text(), assignment.value_range.start, *cuda_from_)) {
+        continue;  // the list of an older toolkit's build (`case "$CU_VERSION" in cu113) ...`)
       }
       std::string named;
       size_t count = 0;
@@ -126,6 +137,7 @@ class CudaArchListCheck final : public engine::FileCheck {
   std::optional<TorchVersion> pypi_cuda13_from_;  // `cuda13_projects`: the first such release
   std::vector<std::string> index_builds_;         // `index_projects`: the wheel builds
   std::optional<TorchVersion> index_torch_from_;  // `index_projects`: their first release without the entries
+  std::optional<CudaVersion> cuda_from_;          // `cuda_from`: the first toolkit whose builds the rule is about
 };
 
 }  // namespace

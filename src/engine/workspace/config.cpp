@@ -615,9 +615,11 @@ void resolve_torch_range(const CliOverrides& overrides, const ConfigFile* file, 
   if (overrides.target_version) {
     settings.target = catalog.parse_target(*overrides.target_version);
     resolved.target_source = "--target-version";
+    resolved.target_latest = *overrides.target_version == "latest";
   } else if (file && file->target_version) {
     settings.target = catalog.parse_target(*file->target_version);
     resolved.target_source = file->path.string() + " (target-version)";
+    resolved.target_latest = *file->target_version == "latest";
   }
 }
 

@@ -29,11 +29,12 @@ TorchRange effective_range(const ResolvedConfig& config, const Project& project)
 }
 
 // The release the project upgrades to: as configured, which may not lie below the project's
-// oldest supported torch; by default the catalog's release, or that oldest torch when it is newer.
+// oldest supported torch; by default the catalog's release, or that oldest torch when it is newer,
+// and so for `latest` (a project past the newest catalog has nothing to upgrade to).
 TorchVersion target_for(const ResolvedConfig& config, const TorchRange& range) {
   TorchVersion target = config.settings.target;
   if (!(target < range.min_torch)) return target;
-  if (config.target_source.empty()) return range.min_torch;
+  if (config.target_source.empty() || config.target_latest) return range.min_torch;
   std::string source = config.target_source;
   if (config.source && source.starts_with(config.source->string())) {
     std::error_code error;

@@ -50,3 +50,42 @@ TEST_CASE("conditions that do not test a CUDA version may hold") {
   CHECK_FALSE(unreachable("if os.name == 'nt':\n    x = 1\nelse:\n    y = 2\n", "y ="));
   CHECK_FALSE(unreachable("x = 1\n", "x ="));
 }
+
+TEST_CASE("A shell case arm that names only older toolkits is not the new builds' list") {
+  using torchmigrate::checks::in_case_arm_below_cuda;
+  const std::string script =
+      "case \"$CU_VERSION\" in\n"
+      "  cu113)\n"
+      "    export CUDA_HOME=/usr/local/cuda-11.3/\n"
+      "    export TORCH_CUDA_ARCH_LIST=\"3.7;5.0;7.0\"  # A\n"
+      "    ;;\n"
+      "  cu92|cu117|\"11.8\")\n"
+      "    export TORCH_CUDA_ARCH_LIST=\"5.0;7.0\"  # B\n"
+      "    ;;\n"
+      "  cu128) export TORCH_CUDA_ARCH_LIST=\"7.0;8.0\"  # C\n"
+      "    ;;\n"
+      "  cu126|cu128)\n"
+      "    export TORCH_CUDA_ARCH_LIST=\"5.0\"  # D\n"
+      "    ;;\n"
+      "  *)\n"
+      "    export TORCH_CUDA_ARCH_LIST=\"5.0\"  # E\n"
+      "    ;;\n"
+      "esac\n"
+      "export TORCH_CUDA_ARCH_LIST=\"5.0\"  # F\n"
+      "build() {\n"
+      "  export TORCH_CUDA_ARCH_LIST=\"5.0\"  # G\n"
+      "}\n";
+  auto below = [&](const std::string& marker, CudaVersion from = {12, 8}) {
+    size_t at = script.find(marker);
+    REQUIRE(at != std::string::npos);
+    return in_case_arm_below_cuda(script, static_cast<uint32_t>(script.rfind("=\"", at) + 1), from);
+  };
+  CHECK(below("# A"));
+  CHECK(below("# B"));
+  CHECK_FALSE(below("# C"));     // the arm of a 12.8 build, on the pattern's own line
+  CHECK(below("# C", {13, 0}));  // not a CUDA 13 build
+  CHECK_FALSE(below("# D"));     // one alternative is a 12.8 build
+  CHECK_FALSE(below("# E"));     // a wildcard may be any toolkit
+  CHECK_FALSE(below("# F"));     // outside the case
+  CHECK_FALSE(below("# G"));     // a function body, not an arm
+}

@@ -114,6 +114,14 @@ TEST_CASE("The target release: default, configured, below the project's minimum"
   tree.write("old/torchmigrate.toml", "target-version = \"latest\"\n");
   Workspace configured(Catalog::builtin(), torchmigrate::checks::builtin_registry(), {}, std::nullopt, false);
   CHECK(configured.linter_for(root / "old" / "m.py").settings().target == Catalog::builtin().targets().back());
+
+  // `latest` for a project past the newest catalog: checked at its oldest torch, not refused.
+  tree.write("future/requirements.txt", "torch>=2.13\n");
+  tree.write("future/m.py", "");
+  overrides.target_version = "latest";
+  Workspace latest(Catalog::builtin(), torchmigrate::checks::builtin_registry(), overrides, std::nullopt, false);
+  CHECK(latest.linter_for(root / "future" / "m.py").settings().target == TorchVersion{2, 13});
+  CHECK(latest.linter_for(root / "old" / "m.py").settings().target == Catalog::builtin().targets().back());
 }
 
 namespace {

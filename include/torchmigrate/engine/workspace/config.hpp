@@ -113,6 +113,9 @@ struct ResolvedConfig {
   Settings settings;
   std::string min_torch_source;                  // "--min-torch", the config file, or "" (not set)
   std::string target_source;                     // "--target-version", the config file, or "" (default)
+  // The target was written `latest`: a project whose oldest supported torch is newer still is
+  // checked at that release, as by default, not refused.
+  bool target_latest = false;
   std::vector<std::pair<std::filesystem::path, GlobSet>> exclude;  // by the directory they are relative to
   struct PerFileIgnore {
     std::filesystem::path root;
