@@ -19,8 +19,11 @@ namespace torchmigrate::engine {
 // Rust's available_parallelism a fractional quota rounds up: 1.5 processors keep two threads
 // busier than one.
 unsigned available_processors();
-// available_processors(), read once per process.
+// available_processors(), read once per process; at most the jobs a run was given (limit_jobs).
 unsigned default_jobs();
+// A run's `-j`: work it starts outside its own pool (a project's facts) uses no more threads, so
+// `-j1` runs on one thread. 0 lifts the limit.
+void limit_jobs(unsigned jobs);
 // Whole processors a cgroup v2 `cpu.max` line allows ("200000 100000": 2; "150000 100000": 2;
 // "max 100000": no limit).
 std::optional<unsigned> cores_of_cpu_max(std::string_view line);
