@@ -184,9 +184,10 @@ std::shared_ptr<const std::vector<FactsRead>> LintEnvironment::built_checks(cons
   return facts;
 }
 
-std::vector<bool> LintEnvironment::candidates(size_t rules, const Prefilter& prefilter, std::string_view text) const {
+std::vector<bool> LintEnvironment::candidates(size_t rules, const Prefilter& prefilter, std::string_view text,
+                                              WordPlacesOf places_of) const {
   if (!settings_.prefilter) return std::vector<bool>(rules + 2, true);
-  return prefilter.candidates(text);
+  return prefilter.candidates(text, places_of);
 }
 
 void LintEnvironment::finish(const SourceFile& file, Suppressions& suppressions,

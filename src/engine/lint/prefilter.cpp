@@ -6,6 +6,8 @@
 #include <iterator>
 #include <optional>
 
+#include "torchmigrate/python/word_places.hpp"
+
 namespace torchmigrate::engine {
 namespace {
 
@@ -130,7 +132,7 @@ Prefilter::Prefilter(const std::vector<const RuleSpec*>& rules) {
   }
 }
 
-std::vector<bool> Prefilter::candidates(std::string_view text) const {
+std::vector<bool> Prefilter::candidates(std::string_view text, WordPlacesOf places_of) const {
   std::vector<bool> satisfied(slot_count_, false);
   size_t open = slot_count_;
   auto satisfy = [&](size_t slot) {
@@ -143,13 +145,16 @@ std::vector<bool> Prefilter::candidates(std::string_view text) const {
     if (!satisfied[scan.slot] && contains(text, scan.needle, scan.any_case)) satisfy(scan.slot);
   }
   if (open > 0) {
+    std::optional<python::WordPlaces> places;
+    if (places_of == WordPlacesOf::Python) places.emplace(text);
     for_each_word(text, [&](size_t begin, size_t end) {
       size_t length = end - begin;
       if ((first_words_[static_cast<unsigned char>(text[begin])] >> std::min(length, kLongestWord)) & 1) {
         if (auto found = words_.find(text.substr(begin, length)); found != words_.end()) {
           for (const WordTail& word : found->second) {
             if (satisfied[word.slot] || !tail_matches(text, end, word.tail)) continue;
-            if (word.prefix.empty() || prefix_matches(text, begin, word.prefix)) satisfy(word.slot);
+            if (!word.prefix.empty() && !prefix_matches(text, begin, word.prefix)) continue;
+            if (!places || places->may_be_code(begin)) satisfy(word.slot);
           }
         }
       }

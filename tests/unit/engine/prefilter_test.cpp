@@ -228,3 +228,34 @@ TEST_CASE("linters that enable the same rules share one prefilter") {
   CHECK(released.expired());
   CHECK(first.prefilter(python)->candidates("torch.export.export(m, x)")[0]);
 }
+
+TEST_CASE("in Python, a word trigger in a comment or a prose string admits nothing") {
+  RuleSpec jit = rule({"jit.script", "import script"});
+  Prefilter prefilter({&jit});
+  auto fires = [&](std::string_view text) -> bool { return prefilter.candidates(text, WordPlacesOf::Python)[0]; };
+  CHECK_FALSE(fires("# use torch.jit.script here\nx = 1\n"));
+  CHECK_FALSE(fires("raise RuntimeError('torch.jit.script not supported')\n"));
+  CHECK(fires("# torch.jit.script\nm = torch.jit.script(m)\n"));
+  CHECK(fires("from torch.jit import script\n"));
+  // Other texts (build files, C++) are read as they are.
+  CHECK(prefilter.candidates("# torch.jit.script\n")[0]);
+}
+
+TEST_CASE("TorchScript rules need an entry point, not any import from torch.jit") {
+  const Catalog& catalog = Catalog::builtin();
+  for (const char* code : {"TM312", "TM320"}) {
+    INFO(code);
+    Prefilter prefilter({catalog.find(code)});
+    auto fires = [&](std::string_view text) -> bool { return prefilter.candidates(text, WordPlacesOf::Python)[0]; };
+    CHECK(fires("from torch.jit import script\n"));
+    CHECK(fires("from torch.jit import load as load_scripted\n"));
+    CHECK(fires("from torch.jit import Final, trace\n"));
+    CHECK(fires("from torch.jit import (\n    Final,\n    save,\n)\n"));
+    CHECK(fires("from torch.jit import *\n"));
+    CHECK(fires("import torch.jit as tj\n"));
+    CHECK(fires("m = torch.jit.trace_module(m, inputs)\n"));
+    CHECK_FALSE(fires("from torch.jit import Final\n"));
+    CHECK_FALSE(fires("if not torch.jit.is_scripting():\n    pass\n"));
+    CHECK_FALSE(fires("from pickle import load\n"));
+  }
+}

@@ -55,7 +55,8 @@ class LintEnvironment {
                                                                            RuleLanguage language) const;
   // Which of `rules` can fire on `text`, then the two markers' flags (read them with the two
   // functions below).
-  [[nodiscard]] std::vector<bool> candidates(size_t rules, const Prefilter& prefilter, std::string_view text) const;
+  [[nodiscard]] std::vector<bool> candidates(size_t rules, const Prefilter& prefilter, std::string_view text,
+                                             WordPlacesOf places_of) const;
   // From candidates(): a suppression comment may occur, so suppressions must be read.
   [[nodiscard]] static bool may_suppress(const std::vector<bool>& fires) { return fires[fires.size() - 2]; }
   // From candidates(): TM001 is enabled and a directive may name one of our codes (`TM...`); a

@@ -7,7 +7,8 @@
 // `, NotImplementedError` (a space needs whitespace, punctuation may have some around it and a
 // leading one may end a line with a comment after it or be spaced from the next, `$` is the end
 // of a statement). A rule fires when one of its `triggers` and one entry of each of its
-// `trigger_groups` occur.
+// `trigger_groups` occur. In Python source, a word trigger counts only where code or a name may
+// stand (python/word_places.hpp): not in comments, not in docstrings and messages.
 #pragma once
 
 #include <array>
@@ -23,12 +24,16 @@
 
 namespace torchmigrate::engine {
 
+// How the words of a text are read: Python source has comments and prose strings to pass over.
+enum class WordPlacesOf { AnyText, Python };
+
 class Prefilter {
  public:
   explicit Prefilter(const std::vector<const RuleSpec*>& rules);
 
   // One flag per rule given to the constructor, in its order: true when the rule can fire.
-  [[nodiscard]] std::vector<bool> candidates(std::string_view text) const;
+  [[nodiscard]] std::vector<bool> candidates(std::string_view text,
+                                             WordPlacesOf places_of = WordPlacesOf::AnyText) const;
 
  private:
   // A word trigger around its first word: "=" and "$" of "= torch$", "/types.h" of "torch/types.h".

@@ -38,7 +38,7 @@ class FileCheckFront : public Front {
     std::vector<Diagnostic> diagnostics;
     std::unique_ptr<FileParses> parses = parse(file, diagnostics);
     FileCheckContext context(file, settings(), diagnostics, *parses);
-    std::vector<bool> fires = environment_.candidates(rules_.size(), *prefilter_, file.text());
+    std::vector<bool> fires = environment_.candidates(rules_.size(), *prefilter_, file.text(), WordPlacesOf::AnyText);
     for (size_t i = 0; i < rules_.size(); ++i) {
       if (!fires[i]) continue;
       std::unique_ptr<FileCheck> check = (*environment_.registry().file(rules_[i]->check_family))(*rules_[i]);
@@ -56,7 +56,7 @@ class FileCheckFront : public Front {
       for (const FactsRead& facts : *rule_facts_) read |= facts;
       return read;
     }
-    std::vector<bool> fires = environment_.candidates(rules_.size(), *prefilter_, file.text());
+    std::vector<bool> fires = environment_.candidates(rules_.size(), *prefilter_, file.text(), WordPlacesOf::AnyText);
     for (size_t i = 0; i < rules_.size(); ++i) {
       if (fires[i]) read |= (*rule_facts_)[i];
     }

@@ -77,8 +77,9 @@ class PythonFront final : public Front {
 
   [[nodiscard]] FactsRead facts_read(const SourceFile& file, bool any_text) const override {
     FactsRead read;
-    std::vector<bool> fires = any_text ? std::vector<bool>(rules_.size(), true)
-                                       : environment_.candidates(rules_.size(), *prefilter_, file.text());
+    std::vector<bool> fires =
+        any_text ? std::vector<bool>(rules_.size(), true)
+                 : environment_.candidates(rules_.size(), *prefilter_, file.text(), WordPlacesOf::Python);
     for (size_t i = 0; i < rules_.size(); ++i) {
       if (fires[i]) read |= (*built_)[i];
     }
@@ -166,7 +167,7 @@ class PythonFront::Run {
 
 std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInput& input) const {
   std::vector<std::unique_ptr<PythonCheck>> checks;
-  std::vector<bool> fires = environment_.candidates(rules_.size(), *prefilter_, file.text());
+  std::vector<bool> fires = environment_.candidates(rules_.size(), *prefilter_, file.text(), WordPlacesOf::Python);
   for (size_t i = 0; i < rules_.size(); ++i) {
     if (fires[i]) checks.push_back((*environment_.registry().python(rules_[i]->check_family))(*rules_[i]));
   }
