@@ -96,7 +96,15 @@ int SemanticModel::new_scope(ScopeKind kind, TextRange range, int parent, Node d
   scope.parent = parent;
   if (definition && may_read(range)) scope.unread = definition;
   scopes_.push_back(std::move(scope));
-  return static_cast<int>(scopes_.size()) - 1;
+  int made = static_cast<int>(scopes_.size()) - 1;
+  if (parent >= 0) {
+    // After the siblings that start where it does: a tie goes to the later scope.
+    std::vector<int>& siblings = scopes_[parent].children;
+    auto at = std::upper_bound(siblings.begin(), siblings.end(), range.start,
+                               [this](uint32_t value, int sibling) { return value < scopes_[sibling].range.start; });
+    siblings.insert(at, made);
+  }
+  return made;
 }
 
 void SemanticModel::read_body(int scope) const {
@@ -273,15 +281,22 @@ void SemanticModel::bind_import(Node statement, int scope) const {
 }
 
 int SemanticModel::innermost_scope(uint32_t offset) const {
-  // Ties go to the later scope: an inner scope is made after the one around it.
+  // Scopes nest like the nodes they come from, and siblings do not overlap: the child that may
+  // hold `offset` is the last one starting at or before it (an empty one may hide it).
   int best = 0;
-  for (size_t i = 1; i < scopes_.size(); ++i) {
-    const TextRange& range = scopes_[i].range;
-    if (offset >= range.start && offset < range.end && range.start >= scopes_[best].range.start) {
-      best = static_cast<int>(i);
+  for (;;) {
+    const std::vector<int>& children = scopes_[best].children;
+    auto after = std::upper_bound(children.begin(), children.end(), offset,
+                                  [this](uint32_t value, int child) { return value < scopes_[child].range.start; });
+    int inner = -1;
+    for (auto it = after; it != children.begin();) {
+      const TextRange& range = scopes_[*--it].range;
+      if (offset < range.end) inner = *it;
+      if (inner >= 0 || !range.empty()) break;
     }
+    if (inner < 0) return best;
+    best = inner;
   }
-  return best;
 }
 
 int SemanticModel::scope_at(uint32_t offset) const {
