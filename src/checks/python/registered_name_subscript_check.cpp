@@ -65,7 +65,8 @@ std::optional<std::vector<std::string>> literal_keys(Node subscript) {
 }
 
 struct Registration {
-  const Binding* root = nullptr;  // the root name's binding where the method was called
+  std::string root_name;
+  const Binding* root = nullptr;  // its binding where the method was called (null: not bound in the file)
   int scope = -1;
   uint32_t end = 0;
   std::string name;   // the name it registered
@@ -143,7 +144,8 @@ class RegisteredNameSubscriptCheck final : public engine::PythonCheck {
     const python::SemanticModel& model = context.model();
     const Binding* binding = model.lookup(root.text(), root);
     if (!is_root(binding, root.text(), context)) return;
-    Registration registration{binding, model.scope_at(call.start()), call.end(), std::move(name), "", nullptr};
+    Registration registration{
+        std::string(root.text()), binding, model.scope_at(call.start()), call.end(), std::move(name), "", nullptr};
     Node parent = context.parent();
     if (parent && parent.kind() == "assignment" && parent.field("right") == call) {
       Node left = parent.field("left");
@@ -190,7 +192,8 @@ class RegisteredNameSubscriptCheck final : public engine::PythonCheck {
     const Binding* binding = model.lookup(root.text(), root);
     for (const std::string& key : slice.keys) {
       auto registration = std::find_if(registrations_.begin(), registrations_.end(), [&](const Registration& made) {
-        return made.root == binding && made.scope == slice.scope && made.end <= slice.node.start() && made.name == key;
+        return made.root_name == root.text() && made.root == binding && made.scope == slice.scope &&
+               made.end <= slice.node.start() && made.name == key;
       });
       if (registration == registrations_.end()) continue;
       std::string text(slice.node.text());
