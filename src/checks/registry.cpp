@@ -41,6 +41,7 @@ const engine::CheckRegistry& builtin_registry() {
     built.add_python("onnx-dynamo-jit-module", make_onnx_dynamo_jit_module_check);
     built.add_file("pypi-cuda-default", make_pypi_cuda_default_check);
     built.add_file("python-floor", make_python_floor_check);
+    built.add_python("registered-name-subscript", make_registered_name_subscript_check);
     built.add_python("removable-call", make_removable_call_check);
     built.add_python("renamed-callable", make_renamed_callable_check);
     built.add_python("renamed-enum-member", make_renamed_enum_member_check);

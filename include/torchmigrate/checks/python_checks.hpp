@@ -26,6 +26,7 @@ std::unique_ptr<engine::PythonCheck> make_missing_keyword_check(const engine::Ru
 std::unique_ptr<engine::PythonCheck> make_moved_modules_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_mps_use_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_onnx_dynamo_jit_module_check(const engine::RuleSpec& rule);
+std::unique_ptr<engine::PythonCheck> make_registered_name_subscript_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_removable_call_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_renamed_callable_check(const engine::RuleSpec& rule);
 std::unique_ptr<engine::PythonCheck> make_renamed_enum_member_check(const engine::RuleSpec& rule);

@@ -6,11 +6,14 @@
 // release), of a deleted module, of a name a package's empty `__init__` does not have, of a name
 // a module no longer has (its `namespaces` table; fix: import them from the module that has them
 // now, where one does), and attribute uses of a submodule its package no longer imports.
+// Optionally (`made_arguments`), calls of a function that survived with an argument it no longer
+// accepts, made in the same scope (TM127: `flex_attention(q, ...)` with a nested jagged `q`).
 #include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
 
+#include "torchmigrate/checks/made_argument.hpp"
 #include "torchmigrate/checks/module_references.hpp"
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/python_checks.hpp"
@@ -144,6 +147,7 @@ class MovedModulesCheck final : public engine::PythonCheck {
       }
     }
     if (params.has("namespaces")) read_namespaces(params);
+    if (params.has("made_arguments")) made_ = read_made_argument_rule(params.object("made_arguments"));
     Params details = params.object("details");
     for (const char* kind : {"moved", "deleted", "package", "lost", "not_imported"})
       details_[kind] = details.string(kind);
@@ -152,11 +156,14 @@ class MovedModulesCheck final : public engine::PythonCheck {
   }
 
   [[nodiscard]] std::vector<std::string_view> node_kinds() const override {
+    if (made_) return {"import_statement", "import_from_statement", "attribute", "call"};
     return {"import_statement", "import_from_statement", "attribute"};
   }
 
   void visit(Node node, PythonCheckContext& context) override {
-    if (node.kind() == "attribute") {
+    if (node.kind() == "call") {
+      visit_call(node, context);
+    } else if (node.kind() == "attribute") {
       visit_attribute(node, context);
     } else if (node.kind() == "import_statement") {
       visit_import(node, context);
@@ -168,6 +175,7 @@ class MovedModulesCheck final : public engine::PythonCheck {
   void finish(PythonCheckContext& context) override {
     for (Finding& finding : findings_) {
       Diagnostic& diagnostic = context.report(rule(), finding.range, finding.values);
+      if (finding.severity) diagnostic.severity = *finding.severity;
       if (finding.fix) diagnostic.fixes.push_back(std::move(*finding.fix));
     }
     for (const Use& use : uses_) report_use(use, context);
@@ -178,6 +186,7 @@ class MovedModulesCheck final : public engine::PythonCheck {
     TextRange range;
     std::map<std::string, std::string> values;
     std::optional<Fix> fix;
+    std::optional<Severity> severity = std::nullopt;  // the rule's own when unset
   };
   // An attribute chain into a namespace module, decided once every import is seen.
   struct Use {
@@ -240,6 +249,18 @@ class MovedModulesCheck final : public engine::PythonCheck {
 
   void add(Node node, std::string name, std::string detail, std::optional<Fix> fix = std::nullopt) {
     findings_.push_back({node.range(), {{"name", std::move(name)}, {"detail", std::move(detail)}}, std::move(fix)});
+  }
+
+  // `f(x)` where `x` was made in this scope in a way `f` no longer accepts: advice, no edit.
+  void visit_call(Node call, PythonCheckContext& context) {
+    std::optional<MadeArgument> made = made_argument(call, context.model(), *made_);
+    if (!made) return;
+    std::string text =
+        fill(made_->detail, {{"argument", std::string(made->argument.text())}, {"made_by", made->made_by}});
+    findings_.push_back({call.range(),
+                         {{"name", made->callee}, {"detail", std::move(text)}},
+                         rule_fix(rule(), made_->advice, {}, Applicability::DisplayOnly),
+                         made_->severity});
   }
 
   [[nodiscard]] std::string moved_detail(const Move& move) const {
@@ -472,6 +493,7 @@ class MovedModulesCheck final : public engine::PythonCheck {
   std::map<std::string, std::string> details_;
   std::vector<Finding> findings_;
   std::vector<Use> uses_;
+  std::optional<MadeArgumentRule> made_;
   Names imported_;  // namespace modules this file imports as submodules
 };
 
