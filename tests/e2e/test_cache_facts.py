@@ -45,6 +45,28 @@ class CacheKeysHoldTheFactsTheirRulesRead(unittest.TestCase):
         self.assertEqual(findings(tree.project, cache), after_findings)
         self.assertEqual(set(cache_keys(cache)), after)
 
+    def test_a_torchscript_finding_escalates_when_pytest_turns_warnings_into_errors(self):
+        tree = TempTree()
+        self.addCleanup(tree.cleanup)
+        (tree.root / "project" / ".git").mkdir(parents=True)
+        tree.write("project/requirements.txt", "torch>=2.9\n")
+        tree.write("project/pytest.ini", "[pytest]\naddopts = -ra\n")
+        tree.write("project/model.py", "import torch\n\nscripted = torch.jit.script(model)\n")
+        cache = tree.root / "cache"
+
+        def torchscript(cwd):
+            report = run("check", "--cache-dir", cache, "--target-version", "2.10", "--select", "TM320",
+                         "--output-format", "json", ".", cwd=cwd).stdout
+            return {(finding["filename"], finding["severity"]) for finding in json.loads(report)}
+
+        self.assertEqual(torchscript(tree.project), {("model.py", "warning")})
+        # model.py is unchanged; the pytest configuration its finding reads is not.
+        tree.write("project/pytest.ini", "[pytest]\nfilterwarnings = error\n")
+        self.assertEqual(torchscript(tree.project), {("model.py", "error")})
+        self.assertEqual(torchscript(tree.project), {("model.py", "error")})
+        tree.write("project/pytest.ini", "[pytest]\nfilterwarnings =\n    error\n    ignore::DeprecationWarning\n")
+        self.assertEqual(torchscript(tree.project), {("model.py", "warning")})
+
 
 if __name__ == "__main__":
     unittest.main()

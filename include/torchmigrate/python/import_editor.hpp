@@ -59,6 +59,12 @@ class ImportEditor {
   // line with other code.
   [[nodiscard]] static std::optional<Edit> with_fallback(Node statement, const std::vector<Edit>& edits);
 
+  // Moves `items` (some, not all, of the `from` import `statement`'s names, aliases kept) into
+  // a `from new_module import ...` statement on the line below it. nullopt when the statement
+  // shares its line with other code or holds a comment the edit would drop or move
+  // (import_split.cpp).
+  [[nodiscard]] static std::optional<std::vector<Edit>> split_off(Node statement, const std::vector<Node>& items,
+                                                                  std::string_view new_module);
   // The item (dotted_name or aliased_import) of a `from` import and the name it binds.
   [[nodiscard]] static Node imported_name(Node item);
   [[nodiscard]] static Node bound_name(Node item);

@@ -25,6 +25,9 @@ using python::Node;
 struct CalleeSpec {
   std::string keyword;             // the argument's keyword name
   std::optional<size_t> position;  // its position, when it may be passed positionally
+  // The keywords of the parameters after `position`, in order: a fix of a positional argument
+  // writes the positional arguments after it with these (without them it has no fix).
+  std::optional<std::vector<std::string>> keywords_after;
 };
 
 enum class Action { Report, Delete, Replace };
@@ -193,6 +196,7 @@ class ArgumentValueCheck final : public engine::PythonCheck {
     spec.keyword = callee.has("keyword") ? callee.string("keyword") : keyword;
     if (spec.keyword.empty()) throw engine::CatalogError(rule().code + ": a callee without a keyword");
     if (callee.has("position")) spec.position = callee.integer("position");
+    if (callee.has("keywords_after")) spec.keywords_after = callee.strings("keywords_after");
     std::string name = callee.string("name");
     last_names_.insert(name.substr(name.rfind('.') + 1));
     callees_.emplace(std::move(name), std::move(spec));
@@ -377,20 +381,38 @@ std::string ArgumentValueCheck::use_of(const std::string& callee, const CalleeSp
 
 std::optional<Fix> ArgumentValueCheck::fix_for(const ValueSpec& spec, const CallArguments& arguments,
                                                const CalleeSpec& callee, const ArgumentValue& value) const {
-  // Positional arguments are never edited: removing one shifts those after it.
-  if (spec.action == Action::Report || value.argument == value.written) return std::nullopt;
-  std::string old_text = callee.keyword + "=" + shown(value.written);
+  if (spec.action == Action::Report) return std::nullopt;
+  bool positional = value.argument == value.written;
+  std::vector<Edit> edits;
+  std::string old_text = "`" + callee.keyword + "=" + shown(value.written) + "`";
+  std::string also;  // the title's note on the positional arguments after it
+  if (positional) {
+    // Removing or rewriting a positional argument shifts those after it: they become keywords.
+    const std::vector<Node>& given = arguments.positional();
+    size_t after = given.size() - *callee.position - 1;
+    if (!callee.keywords_after || callee.keywords_after->size() < after) return std::nullopt;
+    for (size_t i = 0; i < after; ++i) {
+      Node later = given[*callee.position + 1 + i];
+      const std::string& keyword = (*callee.keywords_after)[i];
+      edits.push_back(Edit::insert(later.start(), keyword + "="));
+      also.append("; pass `").append(shown(later)).append("` as `").append(keyword).append("=");
+      also.append(shown(later)).append("`");
+    }
+    old_text.assign("`").append(shown(value.written)).append("` (argument ");
+    old_text.append(std::to_string(*callee.position + 1)).append(", `").append(callee.keyword).append("`)");
+  }
   Fix fix;
   if (spec.action == Action::Delete) {
-    fix =
-        rule_fix(rule(), "Remove `" + old_text + "`", {arguments.remove_argument(value.argument)}, Applicability::Safe);
+    edits.insert(edits.begin(), arguments.remove_argument(value.argument));
+    fix = rule_fix(rule(), "Remove " + old_text + also, std::move(edits), Applicability::Safe);
   } else {
     std::string replacement = spec.with;
     if (size_t at = replacement.find("{value}"); at != std::string::npos) {
       replacement.replace(at, 7, std::string(value.written.text()));
     }
-    fix = rule_fix(rule(), "Replace `" + old_text + "` with `" + replacement + "`",
-                   {Edit::replace(value.argument.range(), replacement)}, Applicability::Safe);
+    edits.insert(edits.begin(), Edit::replace(value.argument.range(), replacement));
+    fix = rule_fix(rule(), "Replace " + old_text + " with `" + replacement + "`" + also, std::move(edits),
+                   Applicability::Safe);
   }
   if (!spec.note.empty()) fix.title += "; " + spec.note;
   if (spec.applicability) fix.applicability = least_safe(fix.applicability, *spec.applicability);

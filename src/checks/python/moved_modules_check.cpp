@@ -402,8 +402,27 @@ class MovedModulesCheck final : public engine::PythonCheck {
       finding.fix = rule_fix(rule(), "Import from `" + *space->to + "`",
                              {ImportEditor::replace_module(statement, *space->to)}, Applicability::Safe);
       finding.fix->imported_modules = {*space->to};
+    } else if (space->to && !space->fallback) {
+      split_lost(statement, items, *space, finding);
     }
     findings_.push_back(std::move(finding));
+  }
+
+  // `from module import kept, lost`: the lost names move to a `from to import ...` statement
+  // below, the others stay (display-only advice where the statement cannot be split cleanly).
+  void split_lost(Node statement, const std::vector<Node>& items, const Namespace& space, Finding& finding) const {
+    std::vector<Node> lost_items;
+    for (Node item : items) {
+      if (space.lost.contains(ImportEditor::imported_name(item).text())) lost_items.push_back(item);
+    }
+    std::optional<std::vector<Edit>> edits = ImportEditor::split_off(statement, lost_items, *space.to);
+    if (!edits) return;
+    std::string names;
+    for (Node item : lost_items) names += (names.empty() ? "`" : ", `") + std::string(item.text()) + "`";
+    finding.fix =
+        rule_fix(rule(), "Import " + names + " from `" + *space.to + "`, the rest from `" + space.module + "`",
+                 std::move(*edits), Applicability::Safe);
+    finding.fix->imported_modules = {*space.to};
   }
 
   [[nodiscard]] Finding lost(Node node, const Namespace& space, const std::string& name) const {

@@ -72,6 +72,7 @@ class RenamedCallableCheck final : public engine::PythonCheck {
       renames_.push_back(std::move(rename));
     }
     old_still_exists_ = params.boolean("old_still_exists", false);
+    alias_when_taken_ = params.boolean("alias_when_taken", false);
     params.finish();
   }
 
@@ -119,6 +120,8 @@ class RenamedCallableCheck final : public engine::PythonCheck {
   size_t spellings_ = 1;  // the most entries any `from` has
   size_t pass_ = 0;       // the spelling being written
   bool old_still_exists_ = false;
+  // A from-import whose new name is taken in the file imports the new function under the old name.
+  bool alias_when_taken_ = false;
   std::vector<Reference> references_;
   std::vector<ImportItem> imports_;
   std::vector<Finding> findings_;
@@ -320,10 +323,16 @@ void RenamedCallableCheck::finish_renaming_imports(PythonCheckContext& context,
     python::ImportChange change =
         ImportEditor(context.model()).rename_name(item.item, spelling(item.rename).new_name, uses);
     Rewrite group = change.conflict;
+    bool aliased = item.item.kind() == "aliased_import";
     if (change) {
       // An alias keeps naming the function; otherwise the uses take the name the import binds.
-      bool aliased = item.item.kind() == "aliased_import";
       group = group_edits(std::move(change.edits), aliased ? nullptr : &change.name, members, context);
+    } else if (alias_when_taken_ && !aliased) {
+      // `from m import new as old`: binds the same name as before, so no use changes and
+      // nothing else the file names is touched.
+      std::string bound(ImportEditor::bound_name(item.item).text());
+      group = group_edits({Edit::replace(item.item.range(), spelling(item.rename).new_name + " as " + bound)}, nullptr,
+                          members, context);
     }
     for (const Reference* member : members) report(*member, group, context);
     handled.insert(handled.end(), members.begin(), members.end());

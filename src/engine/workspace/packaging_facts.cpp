@@ -73,6 +73,14 @@ void merge(PythonVersions& into, const PythonVersions& from) {
       into.lowest_from = from.lowest_from;
     }
   }
+  if (!from.highest.empty()) {
+    std::optional<buildfiles::Version> a = buildfiles::Version::parse(from.highest);
+    std::optional<buildfiles::Version> b = buildfiles::Version::parse(into.highest);
+    if (into.highest.empty() || (a && b && *b < *a)) {
+      into.highest = from.highest;
+      into.highest_from = from.highest_from;
+    }
+  }
   if (!into.requirement.found() && from.requirement.found()) {
     into.requirement = from.requirement;
     into.requirement_specifier = from.requirement_specifier;

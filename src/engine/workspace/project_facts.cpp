@@ -13,6 +13,7 @@
 #include "torchmigrate/engine/workspace/dynamo_backend_facts.hpp"
 #include "torchmigrate/engine/workspace/file_io.hpp"
 #include "torchmigrate/engine/workspace/packaging_facts.hpp"
+#include "torchmigrate/engine/workspace/pytest_config.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 
@@ -157,8 +158,9 @@ nlohmann::json key_of(const buildfiles::CudaMentions& value) {
 }
 nlohmann::json key_of(const ProjectLine& value) { return nlohmann::json::array({value.file, value.line, value.text}); }
 nlohmann::json key_of(const PythonVersions& value) {
-  return nlohmann::json::array({value.lowest, key_of(value.lowest_from), key_of(value.requirement),
-                                value.requirement_specifier, value.guard_python_below, value.guard_torch_specifier});
+  return nlohmann::json::array({value.lowest, key_of(value.lowest_from), value.highest, key_of(value.highest_from),
+                                key_of(value.requirement), value.requirement_specifier, value.guard_python_below,
+                                value.guard_torch_specifier});
 }
 nlohmann::json key_of(const RequirementAnchor& value) {
   return nlohmann::json::array({key_of(value.torch), value.packaging_file});
@@ -194,6 +196,7 @@ constexpr RegisteredFact kFacts[] = {
     registered<facts::onnx_export_dynamo_path, onnx_export_dynamo_path_of>(),
     registered<facts::declares_onnxscript, declares_onnxscript_of>(),
     registered<facts::requirement_anchor, requirement_anchor_of>(),
+    registered<facts::pytest_warnings_as_errors, pytest_warnings_as_errors_of>(),
 };
 
 constexpr bool indexed_in_order() {

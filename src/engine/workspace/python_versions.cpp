@@ -65,6 +65,10 @@ class Reader {
       out_.lowest = version;
       out_.lowest_from = line(text, number);
     }
+    if (out_.highest.empty() || lower(out_.highest, version)) {
+      out_.highest = version;
+      out_.highest_from = line(text, number);
+    }
   }
 
   // Every `N.M` that `pattern` captures (groups 1 and 2) in `part` of the line `text`.

@@ -34,6 +34,8 @@ TEST_CASE("declared Python requirements and classifiers") {
                                     " 'Programming Language :: Python :: 3.9',\n]\n");
   CHECK(classifiers.lowest == "3.9");
   CHECK(classifiers.lowest_from.line == 3);
+  CHECK(classifiers.highest == "3.10");
+  CHECK(classifiers.highest_from.line == 2);
   // Another TOML file's `requires-python` is not the project's.
   CHECK(read("ruff.toml", FileKind::Toml, "requires-python = \">=3.8\"\n").lowest.empty());
 }

@@ -229,3 +229,32 @@ TEST_CASE("CRLF files keep their line endings") {
 
   CHECK(without("import os\r\nfrom m import a\r\nx = 1\r\n", "a") == "import os\r\nx = 1\r\n");
 }
+
+namespace {
+
+// The names `moved` (items as written) of the first from-import in `source` split off to `x.y`;
+// "refused" when they cannot be.
+std::string split(const std::string& source, const std::vector<std::string_view>& moved) {
+  Parsed parsed(source);
+  std::vector<Node> items;
+  for (std::string_view item : moved) items.push_back(import_item(parsed.tree.root(), item));
+  std::optional<std::vector<Edit>> edits = ImportEditor::split_off(items.front().parent(), items, "x.y");
+  return edits ? apply_edits(parsed.source, *edits) : "refused";
+}
+
+}  // namespace
+
+TEST_CASE("names split off a from-import into a statement below it") {
+  CHECK(split("from a import b, c, d\n", {"c"}) == "from a import b, d\nfrom x.y import c\n");
+  CHECK(split("from a import b, c as e, d\n", {"b", "c as e"}) == "from a import d\nfrom x.y import b, c as e\n");
+  CHECK(split("from a import b, c, d  # note\n", {"b", "d"}) == "from a import c  # note\nfrom x.y import b, d\n");
+  CHECK(split("def f():\n    from a import (\n        b,\n        c,\n    )\n", {"c"}) ==
+        "def f():\n    from a import (\n        b,\n    )\n    from x.y import c\n");
+  CHECK(split("from a import b, c\r\nc()\r\n", {"b"}) == "from a import c\r\nfrom x.y import b\r\nc()\r\n");
+  CHECK(split("from a import b, c", {"c"}) == "from a import b\nfrom x.y import c");
+  // Every name, code on the same line, a comment inside: not split.
+  CHECK(split("from a import b, c\n", {"b", "c"}) == "refused");
+  CHECK(split("from a import b, c; b()\n", {"c"}) == "refused");
+  CHECK(split("if x: from a import b, c\n", {"c"}) == "refused");
+  CHECK(split("from a import (\n    b,  # keep\n    c,\n)\n", {"c"}) == "refused");
+}

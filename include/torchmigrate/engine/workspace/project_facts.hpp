@@ -55,6 +55,8 @@ struct ProjectLine {
 struct PythonVersions {
   std::string lowest;                 // the lowest MAJOR.MINOR some file admits ("3.9"); empty: nothing says
   ProjectLine lowest_from;            // the line that admits it
+  std::string highest;                // the highest MAJOR.MINOR some file names ("3.14"); empty: none
+  ProjectLine highest_from;           // the line that names it
   ProjectLine requirement;            // the `requires-python` / `python_requires` line, if any
   std::string requirement_specifier;  // its PEP 440 specifier set (">=3.9")
   // A torch requirement limited to older Pythons by a marker (`torch<2.9; python_version < "3.10"`):
@@ -93,6 +95,11 @@ inline constexpr ProjectFact<ProjectLine> onnx_export_dynamo_path{7, "onnx_expor
 inline constexpr ProjectFact<bool> declares_onnxscript{8, "declares_onnxscript"};
 // Where the project's requirements are declared.
 inline constexpr ProjectFact<RequirementAnchor> requirement_anchor{9, "requirement_anchor"};
+// The pytest configuration entry that turns torch's DeprecationWarnings into errors
+// (`filterwarnings = error`, `error::DeprecationWarning`, `addopts = -W error`), its text
+// the filter; not found when the configuration pytest uses has none, or a later entry
+// ignores them again (pytest_config.hpp).
+inline constexpr ProjectFact<ProjectLine> pytest_warnings_as_errors{10, "pytest_warnings_as_errors"};
 }  // namespace facts
 
 // The values of the facts gathered from one project, by fact; a fact not gathered has its type's
