@@ -75,7 +75,66 @@ void cuda13_settings(std::string_view line, CudaMentions& out, std::string_view 
   }
 }
 
+// `TORCH_CUDA_ARCH_LIST=V`, `TORCH_CUDA_ARCH_LIST: "V"`, `ENV TORCH_CUDA_ARCH_LIST "V"`,
+// `environ["TORCH_CUDA_ARCH_LIST"] = "V"`: the literal value V, or "" when none follows.
+std::string_view arch_list_value(std::string_view line, size_t after) {
+  std::string_view rest = line.substr(after);
+  if (rest.starts_with("\"]") || rest.starts_with("']")) rest.remove_prefix(2);
+  auto skip_blanks = [&rest] {
+    size_t at = rest.find_first_not_of(" \t");
+    rest.remove_prefix(at == std::string_view::npos ? rest.size() : at);
+  };
+  skip_blanks();
+  char separator = rest.empty() ? '\0' : rest.front();
+  if (separator == '=' || separator == ':') {
+    rest.remove_prefix(1);
+  } else if (!line.substr(line.find_first_not_of(" \t")).starts_with("ENV ")) {
+    return {};  // a mention (`echo $TORCH_CUDA_ARCH_LIST`), not a setting
+  }
+  skip_blanks();
+  if (!rest.empty() && (rest.front() == '"' || rest.front() == '\'')) {
+    size_t close = rest.find(rest.front(), 1);
+    return close == std::string_view::npos ? std::string_view() : rest.substr(1, close - 1);
+  }
+  // Unquoted: one word after `=` (`NAME=7.0;8.0 cmd`); the rest of the line after `:` or a blank
+  // (`NAME: 7.0 8.0`, `ENV NAME 7.0 8.0`).
+  size_t end = rest.find_first_of(separator == '=' ? " \t#&|" : "#&|");
+  return rest.substr(0, end == std::string_view::npos ? rest.size() : end);
+}
+
+void arch_entries(std::string_view line, CudaMentions& out, std::string_view where) {
+  static constexpr std::string_view kName = "TORCH_CUDA_ARCH_LIST";
+  for (size_t at = line.find(kName); at != std::string_view::npos; at = line.find(kName, at + 1)) {
+    std::string_view value = arch_list_value(line, at + kName.size());
+    std::string entry;
+    for (char c : std::string(value) + ";") {
+      if (c != ';' && c != ' ' && c != '\t' && c != ',') {
+        entry.push_back(c);
+        continue;
+      }
+      bool known = std::any_of(out.arch_entries.begin(), out.arch_entries.end(),
+                               [&entry](const auto& seen) { return seen.first == entry; });
+      if (!entry.empty() && !known) {
+        std::string variable = "`TORCH_CUDA_ARCH_LIST` in ";
+        out.arch_entries.emplace_back(entry, evidence_of(entry, variable.append(where)));
+      }
+      entry.clear();
+    }
+  }
+}
+
 }  // namespace
+
+std::string CudaMentions::arch_entry_of(const std::vector<std::string>& entries) const {
+  for (const auto& [entry, evidence] : arch_entries) {
+    std::string_view arch = entry;
+    if (arch.ends_with("+PTX") && std::find(entries.begin(), entries.end(), arch) == entries.end()) {
+      arch.remove_suffix(4);
+    }
+    if (std::find(entries.begin(), entries.end(), arch) != entries.end()) return evidence;
+  }
+  return "";
+}
 
 std::string CudaMentions::index_of(const std::vector<std::string>& builds) const {
   for (const auto& [build, evidence] : indexes) {
@@ -85,7 +144,10 @@ std::string CudaMentions::index_of(const std::vector<std::string>& builds) const
 }
 
 void find_cuda_mentions(std::string_view text, std::string_view where, CudaMentions& out) {
-  if (text.find("13") == std::string_view::npos && text.find("download.pytorch.org") == std::string_view::npos) return;
+  if (text.find("13") == std::string_view::npos && text.find("download.pytorch.org") == std::string_view::npos &&
+      text.find("TORCH_CUDA_ARCH_LIST") == std::string_view::npos) {
+    return;
+  }
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
@@ -95,6 +157,7 @@ void find_cuda_mentions(std::string_view text, std::string_view where, CudaMenti
     if (first == std::string_view::npos || line[first] == '#') continue;
     wheel_index(line, out, where);
     if (out.cuda13.empty()) cuda13_settings(line, out, where);
+    arch_entries(line, out, where);
   }
 }
 

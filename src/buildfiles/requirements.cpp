@@ -237,11 +237,7 @@ void install_commands(const BuildFile& file, std::string_view wanted, std::vecto
       for (size_t k = i + 1; k < words.size() && !words[k].is_operator; ++k) {
         const ShellWord& word = words[k];
         if (word.value.starts_with("-")) {
-          // Options that take a separate argument.
-          static const std::vector<std::string> with_argument = {"-r", "-c", "-e", "-i", "--index-url", "--extra-index-url",
-                                                                 "--requirement", "--constraint", "-f", "--find-links",
-                                                                 "--channel", "-n", "--name", "-p", "--prefix", "-t", "--target"};
-          if (std::find(with_argument.begin(), with_argument.end(), word.value) != with_argument.end()) ++k;
+          if (install_option_takes_argument(word.value)) ++k;
           continue;
         }
         std::string_view raw = std::string_view(line.text).substr(word.begin, word.end - word.begin);
@@ -264,6 +260,27 @@ void install_commands(const BuildFile& file, std::string_view wanted, std::vecto
 }
 
 }  // namespace
+
+bool install_option_takes_argument(std::string_view option) {
+  static const std::vector<std::string> with_argument = {"-r",
+                                                         "-c",
+                                                         "-e",
+                                                         "-i",
+                                                         "--index-url",
+                                                         "--extra-index-url",
+                                                         "--requirement",
+                                                         "--constraint",
+                                                         "-f",
+                                                         "--find-links",
+                                                         "--channel",
+                                                         "-n",
+                                                         "--name",
+                                                         "-p",
+                                                         "--prefix",
+                                                         "-t",
+                                                         "--target"};
+  return std::find(with_argument.begin(), with_argument.end(), option) != with_argument.end();
+}
 
 std::string normalize_name(std::string_view name) {
   std::string out;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Where a build file names the CUDA release it builds or installs for: a CUDA 13 image,
-// toolkit or wheel index, or a wheel index of another build (`cu128`, `cpu`). Read from the
-// text line by line, skipping comment lines; the first mention of each kind is kept.
+// toolkit or wheel index, or a wheel index of another build (`cu128`, `cpu`), and the GPU
+// architectures it lists in `TORCH_CUDA_ARCH_LIST`. Read from the text line by line, skipping
+// comment lines; the first mention of each kind is kept.
 #pragma once
 
 #include <string>
@@ -21,8 +22,14 @@ struct CudaMentions {
   // each, in the order seen: rules about one build (cu128 dropping Volta) look theirs up here.
   std::vector<std::pair<std::string, std::string>> indexes;
 
+  // Every entry of a literal `TORCH_CUDA_ARCH_LIST` value (`7.0`, `8.6+PTX`, `Volta`), the first
+  // mention of each (`` `7.0` in `TORCH_CUDA_ARCH_LIST` in docker/Dockerfile``), in the order seen.
+  std::vector<std::pair<std::string, std::string>> arch_entries;
+
   // The first mention of the wheel index of one of `builds`, or "".
   [[nodiscard]] std::string index_of(const std::vector<std::string>& builds) const;
+  // The first mention of one of `entries` (each also with `+PTX`) in an architecture list, or "".
+  [[nodiscard]] std::string arch_entry_of(const std::vector<std::string>& entries) const;
 
   bool operator==(const CudaMentions&) const = default;
 };

@@ -43,6 +43,10 @@ struct Requirement {
   bool fixable = true;           // false when the text as written could not be mapped exactly
 };
 
+// Whether a `pip install` / `conda install` option takes the next word as its argument
+// (`--index-url URL`, `-r FILE`, `-c CHANNEL`).
+bool install_option_takes_argument(std::string_view option);
+
 // Why a file's own format could not be read (pyproject.toml that is not TOML), and where.
 struct FormatError {
   uint32_t line = 0;  // 1-based

@@ -3,12 +3,16 @@
 // torch's PyPI wheels are built for from a given release (a CUDA 12 base image, toolkit pin or
 // `nvidia-*-cu12` package), in a project that runs that release (its pinned maximum or its target
 // reaches it) and names no torch wheel index: there `pip install torch` brings the PyPI build.
+// With `index_fix`, each finding carries a display-only fix that names a wheel index to install
+// torch from (another one where the project lists GPUs that index's builds drop), with the edit
+// that adds it where this file installs torch, if it does.
 #include <optional>
 
 #include "torchmigrate/buildfiles/cuda_mentions.hpp"
 #include "torchmigrate/buildfiles/requirements.hpp"
 #include "torchmigrate/checks/build_checks.hpp"
 #include "torchmigrate/checks/params.hpp"
+#include "torchmigrate/checks/rule_fix.hpp"
 
 namespace torchmigrate::checks {
 namespace {
@@ -40,6 +44,12 @@ struct Pattern {
   std::string detail;
 };
 
+// A wheel index to suggest, and the words that say what it is.
+struct Index {
+  std::string url;
+  std::string label;
+};
+
 struct Word {
   size_t begin = 0, end = 0;
 };
@@ -53,6 +63,15 @@ class PypiCudaDefaultCheck final : public engine::FileCheck {
       patterns_.push_back({entry.string("glob"), entry.string("detail")});
       entry.finish();
     }
+    if (params.has("index_fix")) {
+      Params fix = params.object("index_fix");
+      index_ = Index{fix.string("index"), fix.string("label")};
+      Params older = fix.object("older_gpus");
+      older_index_ = Index{older.string("index"), older.string("label")};
+      older_entries_ = older.strings("arch_entries");
+      older.finish();
+      fix.finish();
+    }
     params.finish();
   }
 
@@ -60,11 +79,13 @@ class PypiCudaDefaultCheck final : public engine::FileCheck {
 
   void check(engine::FileCheckContext& context) override {
     if (!applies(context)) return;
+    std::optional<Fix> fix;
+    if (index_) fix = index_fix(context);
     std::string_view text = context.file().text();
     for (size_t start = 0; start < text.size();) {
       size_t end = text.find('\n', start);
       if (end == std::string_view::npos) end = text.size();
-      check_line(context, text, start, end);
+      check_line(context, text, start, end, fix);
       start = end + 1;
     }
   }
@@ -81,8 +102,49 @@ class PypiCudaDefaultCheck final : public engine::FileCheck {
     return settings.project_fact(engine::facts::cuda_mentions).indexes.empty();
   }
 
+  // Display-only: install torch from the index (the older GPUs' one where an architecture list of
+  // this file or the project names one of their entries). The edit adds `--index-url` to this
+  // file's `pip install` of torch or before its torch requirement line; elsewhere, advice only.
+  Fix index_fix(engine::FileCheckContext& context) const {
+    buildfiles::CudaMentions mentions;
+    buildfiles::find_cuda_mentions(context.file().text(), "this file", mentions);
+    std::string older = mentions.arch_entry_of(older_entries_);
+    const buildfiles::CudaMentions& project = context.settings().project_fact(engine::facts::cuda_mentions);
+    if (older.empty()) older = project.arch_entry_of(older_entries_);
+    const Index& index = older.empty() ? *index_ : *older_index_;
+    std::string title = "Install torch from " + index.label;
+    if (!older.empty()) title += " (" + older + ")";
+    title += ": add `--index-url " + index.url + "` ";
+    std::vector<Edit> edits;
+    const buildfiles::BuildFile& file = context.build_file();
+    for (const buildfiles::Requirement& torch : buildfiles::find_requirements(file, "torch")) {
+      if (torch.conda || !torch.fixable) continue;
+      uint32_t line = context.file().location(torch.range.start).line;
+      if (file.kind == buildfiles::FileKind::Requirements) {
+        uint32_t at = torch.range.start;
+        while (at > 0 && file.text[at - 1] != '\n') --at;
+        edits.push_back(Edit::insert(at, "--index-url " + index.url + "\n"));
+        title += "to this requirements file, before the torch requirement on line " + std::to_string(line);
+        break;
+      }
+      if (file.kind == buildfiles::FileKind::Dockerfile || file.kind == buildfiles::FileKind::Shell ||
+          file.kind == buildfiles::FileKind::Yaml || file.kind == buildfiles::FileKind::Makefile) {
+        uint32_t at = torch.needs_quoting ? torch.word_range.end : torch.range.end;
+        if (!torch.needs_quoting && at < file.text.size() && (file.text[at] == '"' || file.text[at] == '\'')) ++at;
+        edits.push_back(Edit::insert(at, " --index-url " + index.url));
+        title += "to the `pip install` of torch on line " + std::to_string(line);
+        break;
+      }
+    }
+    if (edits.empty()) title += "where the project installs torch";
+    Fix fix = rule_fix(rule(), std::move(title), std::move(edits), Applicability::DisplayOnly);
+    fix.applicability = Applicability::DisplayOnly;  // a suggestion to review, whatever the catalog's safety
+    return fix;
+  }
+
   // The words of [begin, end) before a comment, each matched against the patterns.
-  void check_line(engine::FileCheckContext& context, std::string_view text, size_t begin, size_t end) const {
+  void check_line(engine::FileCheckContext& context, std::string_view text, size_t begin, size_t end,
+                  const std::optional<Fix>& fix) const {
     std::vector<Word> words;
     for (size_t at = begin; at < end;) {
       if (separator(text[at])) {
@@ -113,8 +175,9 @@ class PypiCudaDefaultCheck final : public engine::FileCheck {
       }
       if (!pattern) continue;
       TextRange range{static_cast<uint32_t>(found.begin), static_cast<uint32_t>(found.end)};
-      context.report(rule(), range,
-                     {{"mention", std::string(context.file().slice(range))}, {"detail", pattern->detail}});
+      Diagnostic& diagnostic = context.report(
+          rule(), range, {{"mention", std::string(context.file().slice(range))}, {"detail", pattern->detail}});
+      if (fix) diagnostic.fixes.push_back(*fix);
     }
   }
 
@@ -127,6 +190,9 @@ class PypiCudaDefaultCheck final : public engine::FileCheck {
 
   std::optional<TorchVersion> torch_from_;
   std::vector<Pattern> patterns_;
+  std::optional<Index> index_;        // `index_fix`: the index to suggest
+  std::optional<Index> older_index_;  // `index_fix.older_gpus`: the one for GPUs the first drops
+  std::vector<std::string> older_entries_;
 };
 
 }  // namespace

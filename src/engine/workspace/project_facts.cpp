@@ -125,8 +125,8 @@ std::vector<std::string> python_environment_reads_of(const ProjectTree& tree) {
   return names;
 }
 
-// Where the project's build files name CUDA 13 or another wheel index: the first of each, in
-// the order of the files.
+// Where the project's build files name CUDA 13, another wheel index or an architecture-list
+// entry: the first of each, in the order of the files.
 buildfiles::CudaMentions cuda_mentions_of(const ProjectTree& tree) {
   std::vector<buildfiles::CudaMentions> per_file(tree.files.size());
   parallel_for(tree.files.size(), tree.jobs, [&](size_t i) {
@@ -144,6 +144,9 @@ buildfiles::CudaMentions cuda_mentions_of(const ProjectTree& tree) {
     for (const auto& index : found.indexes) {
       if (mentions.index_of({index.first}).empty()) mentions.indexes.push_back(index);
     }
+    for (const auto& entry : found.arch_entries) {
+      if (mentions.arch_entry_of({entry.first}).empty()) mentions.arch_entries.push_back(entry);
+    }
   }
   return mentions;
 }
@@ -154,7 +157,9 @@ nlohmann::json key_of(const std::vector<std::string>& value) { return value; }
 nlohmann::json key_of(const buildfiles::CudaMentions& value) {
   nlohmann::json indexes = nlohmann::json::array();
   for (const auto& [build, evidence] : value.indexes) indexes.push_back({build, evidence});
-  return nlohmann::json::array({value.cuda13, value.other_index, indexes});
+  nlohmann::json arch_entries = nlohmann::json::array();
+  for (const auto& [entry, evidence] : value.arch_entries) arch_entries.push_back({entry, evidence});
+  return nlohmann::json::array({value.cuda13, value.other_index, indexes, arch_entries});
 }
 nlohmann::json key_of(const ProjectLine& value) { return nlohmann::json::array({value.file, value.line, value.text}); }
 nlohmann::json key_of(const PythonVersions& value) {

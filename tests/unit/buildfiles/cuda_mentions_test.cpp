@@ -50,3 +50,22 @@ TEST_CASE("cuda mentions: every wheel index build, first mention of each") {
   CHECK(both.index_of({"cu129"}).empty());
   CHECK(mentions("https://download.pytorch.org/whl/torch_stable.html\n").indexes.empty());
 }
+
+TEST_CASE("cuda mentions: architecture-list entries") {
+  using Entries = std::vector<std::pair<std::string, std::string>>;
+  CHECK(mentions("ENV TORCH_CUDA_ARCH_LIST=\"7.0;8.0\"\n").arch_entries ==
+        Entries{{"7.0", "`7.0` in `TORCH_CUDA_ARCH_LIST` in f"}, {"8.0", "`8.0` in `TORCH_CUDA_ARCH_LIST` in f"}});
+  CHECK(mentions("ENV TORCH_CUDA_ARCH_LIST \"6.1 7.2+PTX\"\n").arch_entries.size() == 2);
+  CHECK(
+      mentions("TORCH_CUDA_ARCH_LIST=Pascal;8.6 python setup.py install\n").arch_entries ==
+      Entries{{"Pascal", "`Pascal` in `TORCH_CUDA_ARCH_LIST` in f"}, {"8.6", "`8.6` in `TORCH_CUDA_ARCH_LIST` in f"}});
+  CHECK(mentions("      TORCH_CUDA_ARCH_LIST: 7.5 8.0  # CI\n").arch_entries.size() == 2);
+  CHECK(mentions("os.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"5.2\"\n").arch_entries ==
+        Entries{{"5.2", "`5.2` in `TORCH_CUDA_ARCH_LIST` in f"}});
+  // Comment lines and mentions that set nothing.
+  CHECK(mentions("# TORCH_CUDA_ARCH_LIST=7.0\necho $TORCH_CUDA_ARCH_LIST\n").arch_entries.empty());
+
+  CudaMentions ptx = mentions("export TORCH_CUDA_ARCH_LIST=\"7.0+PTX 8.0\"\n");
+  CHECK(ptx.arch_entry_of({"7.0", "Volta"}) == "`7.0+PTX` in `TORCH_CUDA_ARCH_LIST` in f");
+  CHECK(ptx.arch_entry_of({"6.0", "Pascal"}).empty());
+}
