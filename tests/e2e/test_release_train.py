@@ -44,6 +44,22 @@ class ReleaseTrain(unittest.TestCase):
         self.assertIn("torchmigrate.toml:1:18: `target-version` unknown target version `two`; expected 2.8, 2.9, "
                       "2.10, 2.11, or latest", result.stderr)
 
+    def test_latest_checks_a_project_past_the_newest_catalog_at_its_oldest_torch(self):
+        self.tree.write("requirements.txt", "torch>=2.12\n")
+        self.tree.write("m.py", "import torch\n\nep = torch.export.export_for_training(model, (x,))\n")
+        result = run("check", "--target-version", "latest", "--output-format", "concise", ".", cwd=self.tree.root,
+                     check_exit=1)
+        self.assertEqual(result.stderr, "torchmigrate: supported torch >= 2.12 (from requirements.txt:1); "
+                                        "target torch 2.12 (from --target-version)\n")
+        self.assertIn("m.py:3:6: TM120 [*] `torch.export.export_for_training` was removed in torch 2.11", result.stdout)
+        self.assertIn("this already fails on every supported torch (the project supports torch >= 2.12)",
+                      result.stdout)
+        # A release older than the project's oldest torch is refused, pointing at `latest`.
+        result = run("check", "--target-version", "2.11", ".", cwd=self.tree.root, check_exit=2)
+        self.assertIn("target-version 2.11 (from --target-version) is older than the oldest torch the project "
+                      "supports, 2.12 (from requirements.txt:1); choose `latest`, which checks it at its oldest "
+                      "torch", result.stderr)
+
     def test_a_plain_folder_prints_one_range_line(self):
         for name in ("a", "b/c", "d/e/f"):
             self.tree.write(f"{name}/m.py", EXPORT)

@@ -31,7 +31,8 @@ TorchRange effective_range(const ResolvedConfig& config, const Project& project)
 // The release the project upgrades to: as configured, which may not lie below the project's
 // oldest supported torch; by default the catalog's release, or that oldest torch when it is newer,
 // and so for `latest` (a project past the newest catalog has nothing to upgrade to).
-TorchVersion target_for(const ResolvedConfig& config, const TorchRange& range) {
+// `newest` is the newest release a target may name.
+TorchVersion target_for(const ResolvedConfig& config, const TorchRange& range, TorchVersion newest) {
   TorchVersion target = config.settings.target;
   if (!(target < range.min_torch)) return target;
   if (config.target_source.empty() || config.target_latest) return range.min_torch;
@@ -45,7 +46,9 @@ TorchVersion target_for(const ResolvedConfig& config, const TorchRange& range) {
   }
   throw ConfigError("target-version " + target.str() + " (from " + source +
                     ") is older than the oldest torch the project supports, " + range.min_torch.str() + " (from " +
-                    range.source + "); choose " + range.min_torch.str() + " or later");
+                    range.source + "); choose " +
+                    (newest < range.min_torch ? "`latest`, which checks it at its oldest torch"
+                                              : range.min_torch.str() + " or later"));
 }
 
 }  // namespace
@@ -135,7 +138,8 @@ FileContext Workspace::context_for(const fs::path& path, bool plain) {
     settings.min_torch = range->min_torch;
     settings.max_torch = range->max_torch;
     settings.torch_range_known = range->pinned();
-    settings.target = target_for(*context.config, *range);
+    const std::vector<TorchVersion>& targets = catalog_.targets();
+    settings.target = target_for(*context.config, *range, targets.empty() ? settings.target : targets.back());
     settings.project = context.project;
     settings.compile_database_dir = compile_database_dir_;
     it = linters_.emplace(key, std::make_unique<Linter>(catalog_, registry_, std::move(settings))).first;
