@@ -4,13 +4,17 @@
 // `pytest.raises(Old)` around such a call stop catching the error; the fix widens the handler.
 #include "torchmigrate/checks/python_checks.hpp"
 
+#include <optional>
 #include <set>
 
 #include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/checks/exception_widening.hpp"
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/python_functions.hpp"
+#include "torchmigrate/engine/lint/word_scan.hpp"
+#include "torchmigrate/python/line_blocks.hpp"
 #include "torchmigrate/python/tree_walk.hpp"
+#include "torchmigrate/python/word_places.hpp"
 
 namespace torchmigrate::checks {
 namespace {
@@ -90,7 +94,10 @@ class ExceptionClassReplacedCheck final : public engine::PythonCheck {
  public:
   explicit ExceptionClassReplacedCheck(const engine::RuleSpec& rule) : PythonCheck(rule) {
     Params params(rule);
-    for (const std::string& callee : params.strings("callees")) callees_.insert(callee);
+    for (const std::string& callee : params.strings("callees")) {
+      callees_.insert(callee);
+      leaves_.insert(callee.substr(callee.rfind('.') + 1));
+    }
     Widening widening = read_widening(params);
     change_ = std::move(widening.change);
     trusted_modules_ = std::move(widening.trusted_modules);
@@ -100,6 +107,8 @@ class ExceptionClassReplacedCheck final : public engine::PythonCheck {
   }
 
   [[nodiscard]] std::vector<std::string_view> node_kinds() const override { return {"call"}; }
+
+  [[nodiscard]] bool may_report(std::string_view text) const override;
 
   void visit(Node call, PythonCheckContext& context) override {
     const python::SemanticModel& model = context.model();
@@ -142,12 +151,62 @@ class ExceptionClassReplacedCheck final : public engine::PythonCheck {
   }
 
   std::set<std::string> callees_;
+  std::set<std::string, std::less<>> leaves_;  // the callees' last names: `cat`
   ClassChange change_;
   std::vector<std::string> trusted_modules_;
   std::string list_keyword_;
   size_t list_position_ = 0;
   std::set<uint32_t> reported_;
 };
+
+// Whether `raises` is spelt other than as a call (`from pytest import raises as expect`,
+// `expect = pytest.raises`): then any `with` may be an assertion.
+bool raises_renamed(std::string_view text) {
+  bool renamed = false;
+  python::WordPlaces places(text);
+  engine::for_each_word(text, [&](size_t begin, size_t end) {
+    if (text.substr(begin, end - begin) != "raises" || !places.may_be_code(begin)) return true;
+    size_t next = text.find_first_not_of(" \t", end);
+    // A call, or a keyword of that name (`pytest.mark.xfail(raises=...)`), renames nothing.
+    bool keyword = next != std::string_view::npos && text[next] == '=' && text.substr(next, 2) != "==";
+    renamed = next == std::string_view::npos || (text[next] != '(' && !keyword);
+    return !renamed;
+  });
+  return renamed;
+}
+
+// A finding needs a callee called inside the body of a `try`, or of a `with` of an assertion
+// (`pytest.raises`, `assertRaises`), in its own function, or passed to an assertion on its line.
+// Read from the lines: a file whose every `cat` is called elsewhere is not parsed. A callee
+// spelt other than as a call (an import, `f = torch.cat`, a string) may reach a call under
+// another name: then maybe.
+bool ExceptionClassReplacedCheck::may_report(std::string_view text) const {
+  python::LineBlocks blocks(text);
+  if (blocks.unreadable()) return true;
+  python::WordPlaces places(text);
+  std::optional<bool> any_with;  // every `with` may assert, once known
+  bool maybe = false;
+  engine::for_each_word(text, [&](size_t begin, size_t end) {
+    if (!leaves_.count(text.substr(begin, end - begin)) || !places.may_be_code(begin)) return true;
+    size_t next = text.find_first_not_of(" \t", end);
+    if (next == std::string_view::npos || text[next] != '(') return !(maybe = true);
+    if (blocks.statement_up_to(begin).find("aises") != std::string_view::npos) return !(maybe = true);
+    for (std::string_view header : blocks.enclosing_headers(begin)) {
+      if (header.starts_with("async ")) header.remove_prefix(6);
+      auto keyword = [&](std::string_view word) {
+        return header.starts_with(word) && (header.size() == word.size() || !engine::is_word_byte(header[word.size()]));
+      };
+      if (keyword("try")) return !(maybe = true);
+      if (keyword("with")) {
+        if (!any_with) any_with = raises_renamed(text);
+        if (*any_with || header.find("aises") != std::string_view::npos) return !(maybe = true);
+      }
+      if (keyword("def") || keyword("class")) break;
+    }
+    return true;
+  });
+  return maybe;
+}
 
 }  // namespace
 

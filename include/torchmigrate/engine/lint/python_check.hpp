@@ -62,6 +62,9 @@ class PythonCheck {
   // to: then an editor's edit elsewhere cannot change it. A check that follows a name to its
   // definition, or weighs uses across the file, must say false (for this text, at least).
   [[nodiscard]] virtual bool statement_local(std::string_view /*text*/) const { return false; }
+  // False when `text` cannot hold a finding of this check, read without parsing (the prefilter's
+  // trigger words having let it through): the file is then not parsed for it. Only a sure no.
+  [[nodiscard]] virtual bool may_report(std::string_view /*text*/) const { return true; }
   // The project facts this check's findings depend on (the result cache keys files by them).
   [[nodiscard]] virtual FactsRead facts_read() const { return {}; }
 

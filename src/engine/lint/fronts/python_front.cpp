@@ -169,7 +169,14 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   std::vector<std::unique_ptr<PythonCheck>> checks;
   std::vector<bool> fires = environment_.candidates(rules_.size(), *prefilter_, file.text(), WordPlacesOf::Python);
   for (size_t i = 0; i < rules_.size(); ++i) {
-    if (fires[i]) checks.push_back((*environment_.registry().python(rules_[i]->check_family))(*rules_[i]));
+    if (!fires[i]) continue;
+    std::unique_ptr<PythonCheck> check = (*environment_.registry().python(rules_[i]->check_family))(*rules_[i]);
+    // A check may rule the file out from its text, as the prefilter does from trigger words.
+    if (environment_.settings().prefilter && !check->may_report(file.text())) {
+      fires[i] = false;
+      continue;
+    }
+    checks.push_back(std::move(check));
   }
   // A file no enabled rule could match is not parsed at all (most files of a project): a
   // migration tool reports syntax errors only where they could hide a finding.
