@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "torchmigrate/checks/python_functions.hpp"
 
+#include <cctype>
+
 #include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/checks/config_usage.hpp"
 #include "torchmigrate/python/tree_walk.hpp"
@@ -101,6 +103,16 @@ bool callee_may_end_in(python::Node call, const std::set<std::string, std::less<
   python::Node callee = strip_parentheses(call.field("function"));
   if (!callee || callee.kind() != "attribute") return true;
   return names.count(callee.field("attribute").text()) > 0;
+}
+
+bool has_word(std::string_view text, std::string_view word) {
+  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    bool before = at == 0 || !is_word(text[at - 1]);
+    bool after = at + word.size() >= text.size() || !is_word(text[at + word.size()]);
+    if (before && after) return true;
+  }
+  return false;
 }
 
 }  // namespace torchmigrate::checks

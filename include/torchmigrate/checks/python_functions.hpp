@@ -36,5 +36,7 @@ std::string single_line(python::Node node);
 // (last segments, e.g. "export" for "torch.export.export"): `a.b.name(...)` resolves to a name
 // ending in `.name`, so its attribute text decides without a look-up. Other callees may.
 bool callee_may_end_in(python::Node call, const std::set<std::string, std::less<>>& names);
+// Whether `word` occurs in `text` as a whole identifier word (`mesh` in `mesh.x`, not in `meshes`).
+bool has_word(std::string_view text, std::string_view word);
 
 }  // namespace torchmigrate::checks

@@ -13,6 +13,8 @@
 #include "torchmigrate/checks/call_arguments.hpp"
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/python_checks.hpp"
+
+#include "torchmigrate/checks/python_functions.hpp"
 #include "torchmigrate/checks/rule_fix.hpp"
 
 namespace torchmigrate::checks {
@@ -42,16 +44,6 @@ struct FileCall {
   std::string keyword;  // the argument, by keyword or as the first positional one
   std::string value;
 };
-
-bool word_in(std::string_view text, std::string_view word) {
-  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-    bool before = at == 0 || !is_word(text[at - 1]);
-    bool after = at + word.size() >= text.size() || !is_word(text[at + word.size()]);
-    if (before && after) return true;
-  }
-  return false;
-}
 
 // Every node of `kind` under `root`, in file order.
 template <class Visit>
@@ -156,10 +148,10 @@ class CallInContextCheck final : public engine::PythonCheck {
   bool file_conditions(Node module, engine::PythonCheckContext& context) const {
     std::string_view text = context.file().text();
     for (const std::string& word : file_mentions_) {
-      if (!word_in(text, word)) return false;
+      if (!has_word(text, word)) return false;
     }
     for (const std::string& word : unless_file_mentions_) {
-      if (word_in(text, word)) return false;  // the file has dealt with it
+      if (has_word(text, word)) return false;  // the file has dealt with it
     }
     if (!file_imports_.empty() && !imports_one(module)) return false;
     if (file_calls_.empty()) return true;

@@ -15,6 +15,8 @@
 #include "torchmigrate/checks/config_usage.hpp"
 #include "torchmigrate/checks/params.hpp"
 #include "torchmigrate/checks/python_checks.hpp"
+
+#include "torchmigrate/checks/python_functions.hpp"
 #include "torchmigrate/checks/rule_fix.hpp"
 
 namespace torchmigrate::checks {
@@ -23,16 +25,6 @@ namespace {
 using engine::PythonCheckContext;
 using python::Binding;
 using python::Node;
-
-bool word_in(std::string_view text, std::string_view word) {
-  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-    bool before = at == 0 || !is_word(text[at - 1]);
-    bool after = at + word.size() >= text.size() || !is_word(text[at + word.size()]);
-    if (before && after) return true;
-  }
-  return false;
-}
 
 // `{key}` placeholders of a title filled from `values`.
 std::string fill(std::string text, const std::vector<std::pair<std::string, std::string>>& values) {
@@ -176,14 +168,14 @@ class RegisteredNameSubscriptCheck final : public engine::PythonCheck {
       } else if (kind == "typed_parameter" || kind == "typed_default_parameter") {
         Node type = node.field("type");
         if (!type || std::none_of(annotations_.begin(), annotations_.end(),
-                                  [&](const std::string& word) { return word_in(type.text(), word); })) {
+                                  [&](const std::string& word) { return has_word(type.text(), word); })) {
           return false;
         }
       }
     }
     std::string_view text = context.file().text();
     return std::any_of(file_mentions_.begin(), file_mentions_.end(),
-                       [&](const std::string& word) { return word_in(text, word); });
+                       [&](const std::string& word) { return has_word(text, word); });
   }
 
   void report_slice(const Slice& slice, PythonCheckContext& context) const {
