@@ -128,7 +128,6 @@ int CheckRun::start() {
   fixed_text_to_stdout_ = from_stdin_ && (options_.fix || options_.fix_only) && !options_.diff;
   out_ = !options_.output_file.empty() ? &output_file_ : fixed_text_to_stdout_ ? &std::cerr : &std::cout;
   jobs_ = options_.jobs == 0 ? engine::default_jobs() : options_.jobs;
-  engine::limit_jobs(jobs_);
   return kExitClean;
 }
 

@@ -4,7 +4,6 @@
 #include <sched.h>
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <fstream>
 #include <limits>
@@ -66,16 +65,9 @@ unsigned available_processors() {
   return std::max(cores, 1U);
 }
 
-namespace {
-std::atomic<unsigned> jobs_limit{0};
-}  // namespace
-
 unsigned default_jobs() {
-  static const unsigned jobs = available_processors();  // once per process: each project's facts ask too
-  unsigned limit = jobs_limit.load(std::memory_order_relaxed);
-  return limit == 0 ? jobs : std::min(jobs, limit);
+  static const unsigned jobs = available_processors();
+  return jobs;
 }
-
-void limit_jobs(unsigned jobs) { jobs_limit.store(jobs, std::memory_order_relaxed); }
 
 }  // namespace torchmigrate::engine

@@ -22,6 +22,7 @@
 #include "torchmigrate/engine/run/shown_lines.hpp"
 #include "torchmigrate/engine/workspace/discovery.hpp"
 #include "torchmigrate/engine/workspace/file_io.hpp"
+#include "torchmigrate/engine/workspace/project.hpp"
 
 namespace torchmigrate::engine {
 namespace {
@@ -251,6 +252,19 @@ FileOutcome check_file(const Linter& linter, const DiscoveredFile& file, FixMode
   return outcome;
 }
 
+// Whether checking the file now would wait for the walk: its project's facts are not gathered,
+// and a rule that fires on its text reads one. They are gathered from the project's files, which
+// the walk is still finding, so such a file is checked after the walk and the worker takes
+// another meanwhile. Its text is read to know (again when it is checked: only during the walk).
+bool waits_for_walk(const Linter& linter, const DiscoveredFile& file) {
+  const std::shared_ptr<const Project>& project = linter.settings().project;
+  if (!project || project->facts_gathered()) return false;
+  if (!linter.facts_read(SourceFile(file.path, "", file.language), true).any()) return false;
+  if (file.contents) return linter.facts_read(SourceFile(file.path, *file.contents, file.language)).any();
+  ReadResult read = read_file(file.path);
+  return read.text && linter.facts_read(SourceFile(file.path, std::move(*read.text), file.language)).any();
+}
+
 }  // namespace
 
 bool is_file_problem(const Diagnostic& diagnostic) {
@@ -296,6 +310,7 @@ struct StreamedSession::State {
   bool closed = false;               // no file will be added
   std::atomic<bool> stopped{false};  // hand out nothing more, and check no further file
   std::vector<std::thread> workers;  // started with the first hand-over of more than one file
+  std::vector<Added*> deferred;      // taken during the walk, checked after it (waits_for_walk)
   std::vector<Added> pending;        // added, not handed over yet (the walking thread's own)
   // The walking thread's own: by the hash of a real path, the index of the name added for it.
   std::unordered_map<size_t, size_t> added_by_real_path;
@@ -360,17 +375,31 @@ void StreamedSession::work() {
   std::vector<State::Added*> mine;
   for (;;) {
     mine.clear();
+    bool walking = false;
     {
       std::unique_lock lock(state.mutex);
       state.wake.wait(lock, [&] { return state.stopped || state.closed || state.next < state.files.size(); });
-      if (state.stopped || state.next == state.files.size()) return;
-      // Half of what waits, at most a batch: the other workers get the rest.
-      size_t waiting = state.files.size() - state.next;
-      size_t last = state.next + std::clamp<size_t>(waiting / 2, 1, kBatch);
-      for (; state.next < last; ++state.next) mine.push_back(&state.files[state.next]);
+      if (state.stopped) return;
+      walking = !state.closed;
+      if (state.next < state.files.size()) {
+        // Half of what waits, at most a batch: the other workers get the rest.
+        size_t waiting = state.files.size() - state.next;
+        size_t last = state.next + std::clamp<size_t>(waiting / 2, 1, kBatch);
+        for (; state.next < last; ++state.next) mine.push_back(&state.files[state.next]);
+      } else if (!state.deferred.empty()) {
+        mine.push_back(state.deferred.back());
+        state.deferred.pop_back();
+      } else {
+        return;  // closed, and nothing left
+      }
     }
     for (State::Added* added : mine) {
       if (state.stopped) return;  // a failed walk waits for no further check
+      if (walking && waits_for_walk(*added->linter, added->file)) {
+        std::lock_guard lock(state.mutex);
+        state.deferred.push_back(added);
+        continue;
+      }
       added->outcome = check_file(*added->linter, added->file, FixMode::Report, state.cache, state.fingerprints, false,
                                   state.on_file, state.kept);
     }

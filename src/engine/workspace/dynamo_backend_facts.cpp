@@ -2,12 +2,9 @@
 #include "torchmigrate/engine/workspace/dynamo_backend_facts.hpp"
 
 #include <algorithm>
-#include <mutex>
 #include <regex>
 
-#include "torchmigrate/buildfiles/build_file.hpp"
-#include "torchmigrate/engine/run/parallel.hpp"
-#include "torchmigrate/engine/workspace/file_io.hpp"
+#include "torchmigrate/core/text_search.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 
@@ -60,7 +57,7 @@ void add_decorated_name(const python::SemanticModel& model, python::Node definit
 
 void python_dynamo_backends(std::string_view python_source, std::vector<std::string>& out) {
   // `register_backend(...)` or `@register_backend` (plain `register_` is in every `register_buffer`).
-  if (python_source.find("register_backend") == std::string_view::npos) return;
+  if (find_text(python_source, "register_backend") == std::string_view::npos) return;
   python::SyntaxTree tree = python::SyntaxTree::parse(python_source);
   if (tree.too_deep()) return;  // the linter reports it (TM901)
   python::SemanticModel model(tree.root());
@@ -75,7 +72,7 @@ void python_dynamo_backends(std::string_view python_source, std::vector<std::str
 }
 
 void entry_point_dynamo_backends(std::string_view packaging_text, std::vector<std::string>& out) {
-  size_t group = packaging_text.find("torch_dynamo_backends");
+  size_t group = find_text(packaging_text, "torch_dynamo_backends");
   if (group == std::string_view::npos) return;
   // The group's entries follow it: up to the next TOML/INI section (after the group's own TOML
   // header, `[project.entry-points.torch_dynamo_backends]`), or the end of a setup.py list.
@@ -87,30 +84,6 @@ void entry_point_dynamo_backends(std::string_view packaging_text, std::vector<st
   std::string entries(rest.substr(0, end));
   static const std::regex entry(R"re(["']?([A-Za-z0-9_.\-]+)["']?\s*=\s*["']?[A-Za-z_][\w.]*\s*:\s*[A-Za-z_][\w.]*)re");
   for (std::sregex_iterator it(entries.begin(), entries.end(), entry), last; it != last; ++it) out.push_back((*it)[1]);
-}
-
-std::vector<std::string> registered_dynamo_backends(const ProjectTree& tree) {
-  std::mutex mutex;
-  std::vector<std::string> names;
-  parallel_for(tree.files.size(), tree.jobs, [&](size_t i) {
-    const DiscoveredFile& file = tree.files[i];
-    buildfiles::FileKind kind = buildfiles::kind_for(file.path, tree.extensions);
-    bool python = file.language == Language::Python;
-    bool packaging = kind == buildfiles::FileKind::Toml || kind == buildfiles::FileKind::Ini ||
-                     kind == buildfiles::FileKind::SetupPy;
-    if (!python && !packaging) return;
-    ReadResult read = read_file(file.path);
-    if (!read.text) return;  // the session reports unreadable files
-    std::vector<std::string> found;
-    if (python) python_dynamo_backends(*read.text, found);
-    if (packaging) entry_point_dynamo_backends(*read.text, found);
-    if (found.empty()) return;
-    std::lock_guard lock(mutex);
-    names.insert(names.end(), found.begin(), found.end());
-  });
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  return names;
 }
 
 }  // namespace torchmigrate::engine

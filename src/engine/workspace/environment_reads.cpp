@@ -6,7 +6,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "torchmigrate/engine/workspace/project_facts.hpp"
+#include "torchmigrate/core/text_search.hpp"
+#include "torchmigrate/engine/workspace/python_source_facts.hpp"
 
 namespace torchmigrate::engine {
 namespace {
@@ -73,10 +74,12 @@ std::vector<std::string> environment_reads(std::string_view source) {
   auto add = [&](const std::optional<std::string>& name) {
     if (name && !name->empty()) names.push_back(*name);
   };
-  for (size_t at = source.find("getenv"); at != std::string_view::npos; at = source.find("getenv", at + 1)) {
+  for (size_t at = find_text(source, "getenv"); at != std::string_view::npos;
+       at = find_text(source, "getenv", at + 1)) {
     add(first_argument(source, at + 6));
   }
-  for (size_t at = source.find("environ"); at != std::string_view::npos; at = source.find("environ", at + 1)) {
+  for (size_t at = find_text(source, "environ"); at != std::string_view::npos;
+       at = find_text(source, "environ", at + 1)) {
     size_t after = at + 7;
     if (after < source.size() && is_name_char(source[after])) continue;  // `environment`
     if (source.substr(after).starts_with(".get")) add(first_argument(source, after + 4));

@@ -7,7 +7,6 @@
 #include "torchmigrate/buildfiles/build_file.hpp"
 #include "torchmigrate/buildfiles/pep440.hpp"
 #include "torchmigrate/buildfiles/requirements.hpp"
-#include "torchmigrate/engine/run/parallel.hpp"
 #include "torchmigrate/engine/workspace/file_io.hpp"
 #include "torchmigrate/engine/workspace/torch_range.hpp"
 
@@ -119,7 +118,7 @@ PythonVersions python_versions_of(const ProjectTree& tree) {
     return std::optional<int>(pin_rank(name, kind).value_or(20));
   });
   std::vector<PythonVersions> found(files.size());
-  parallel_for(files.size(), tree.jobs, [&](size_t i) {
+  tree.parallel(files.size(), [&](size_t i) {
     ReadResult read = read_file(files[i].path);
     if (read.text) read_python_versions(files[i].relative, files[i].kind, *read.text, found[i]);
   });
@@ -139,7 +138,7 @@ bool declares_onnxscript_of(const ProjectTree& tree) {
     return kind == FileKind::Unknown || kind == FileKind::CMake ? std::optional<int>() : std::optional<int>(0);
   });
   std::atomic<bool> found{false};
-  parallel_for(files.size(), tree.jobs, [&](size_t i) {
+  tree.parallel(files.size(), [&](size_t i) {
     if (found) return;
     ReadResult read = read_file(files[i].path);
     if (!read.text || read.text->find("onnxscript") == std::string::npos) return;

@@ -6,7 +6,6 @@
 #include <string_view>
 #include <system_error>
 
-#include "torchmigrate/engine/run/parallel.hpp"
 #include "torchmigrate/engine/workspace/file_io.hpp"
 #include "torchmigrate/engine/workspace/working_directory.hpp"
 
@@ -69,7 +68,7 @@ Project::Project(fs::path root, TorchRange torch_range, FileLister files, buildf
 
 std::shared_ptr<const Project> Project::with_facts(ProjectFacts facts, fs::path root) {
   auto project = std::make_shared<Project>(std::move(root), TorchRange{}, nullptr, buildfiles::ExtraExtensions{});
-  std::call_once(project->gathered_, [&] { project->facts_ = facts; });
+  project->gathered_.call([&] { project->facts_ = facts; });
   return project;
 }
 
@@ -81,13 +80,13 @@ const std::vector<DiscoveredFile>& Project::listed_files() const {
 }
 
 const ProjectFacts& Project::facts() const {
-  std::call_once(gathered_, [this] {
+  gathered_.call([this] {
     if (!files_) return;
-    facts_ = gather_project_facts({.root = root_,
-                                   .files = listed_files(),
-                                   .extensions = extensions_,
-                                   .jobs = default_jobs(),
-                                   .inputs = &inputs_});
+    LoopRunner parallel = [this](size_t count, const std::function<void(size_t)>& body) {
+      gathered_.parallel_for(count, body);
+    };
+    facts_ = gather_project_facts(
+        {.root = root_, .files = listed_files(), .extensions = extensions_, .parallel = parallel, .inputs = &inputs_});
   });
   return facts_;
 }

@@ -225,7 +225,10 @@ ProjectLine pytest_warnings_as_errors_of(const ProjectTree& tree) {
   std::map<std::string, std::map<int, std::string>> by_directory;  // directory -> rank -> relative
   for (const DiscoveredFile& file : tree.files) {
     if (file.contents) continue;
-    std::string relative = project_relative(tree.root, file.path);
+    std::string_view path = file.path;
+    size_t name_at = path.rfind('/');
+    if (!kRank.contains(path.substr(name_at == std::string_view::npos ? 0 : name_at + 1))) continue;
+    std::string relative = project_relative(tree.root, file.path);  // resolves links: only for these names
     size_t slash = relative.rfind('/');
     auto rank = kRank.find(std::string_view(relative).substr(slash == std::string::npos ? 0 : slash + 1));
     if (relative.empty() || rank == kRank.end()) continue;

@@ -8,9 +8,10 @@
 #include "torchmigrate/buildfiles/requirements.hpp"
 #include "torchmigrate/buildfiles/shell_words.hpp"
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/workspace/discovery.hpp"
 #include "torchmigrate/engine/lint/linter.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
 #include "torchmigrate/engine/workspace/project.hpp"
+#include "torchmigrate/engine/workspace/python_source_facts.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::buildfiles;

@@ -2,7 +2,7 @@
 // The environment variables a Python source reads by name (the `python_environment_reads` fact).
 #include <catch2/catch.hpp>
 
-#include "torchmigrate/engine/workspace/project_facts.hpp"
+#include "torchmigrate/engine/workspace/python_source_facts.hpp"
 
 using torchmigrate::engine::environment_reads;
 using Names = std::vector<std::string>;

@@ -31,13 +31,3 @@ TEST_CASE("A thread pinned to one processor gets one job") {
   CHECK(pinned == 1);
   CHECK(available_processors() <= static_cast<unsigned>(CPU_COUNT(&before)));
 }
-
-TEST_CASE("A run's -j limits the threads of work it starts outside its pool") {
-  unsigned all = torchmigrate::engine::available_processors();
-  torchmigrate::engine::limit_jobs(1);
-  CHECK(torchmigrate::engine::default_jobs() == 1);
-  torchmigrate::engine::limit_jobs(all + 8);
-  CHECK(torchmigrate::engine::default_jobs() == all);
-  torchmigrate::engine::limit_jobs(0);
-  CHECK(torchmigrate::engine::default_jobs() == all);
-}

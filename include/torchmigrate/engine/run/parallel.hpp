@@ -19,14 +19,15 @@ namespace torchmigrate::engine {
 // Rust's available_parallelism a fractional quota rounds up: 1.5 processors keep two threads
 // busier than one.
 unsigned available_processors();
-// available_processors(), read once per process; at most the jobs a run was given (limit_jobs).
+// available_processors(), read once per process: a run's `-j` when none is given.
 unsigned default_jobs();
-// A run's `-j`: work it starts outside its own pool (a project's facts) uses no more threads, so
-// `-j1` runs on one thread. 0 lifts the limit.
-void limit_jobs(unsigned jobs);
 // Whole processors a cgroup v2 `cpu.max` line allows ("200000 100000": 2; "150000 100000": 2;
 // "max 100000": no limit).
 std::optional<unsigned> cores_of_cpu_max(std::string_view line);
+
+// Runs body(0) .. body(count - 1), maybe on several threads (parallel_for's, or those that share
+// a HelpingOnce), and returns when all have run.
+using LoopRunner = std::function<void(size_t count, const std::function<void(size_t)>& body)>;
 
 inline void parallel_for(size_t count, unsigned jobs, const std::function<void(size_t)>& body) {
   if (jobs <= 1 || count <= 1) {

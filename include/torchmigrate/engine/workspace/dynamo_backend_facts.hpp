@@ -11,11 +11,8 @@
 
 namespace torchmigrate::engine {
 
-// Every name the project registers, sorted and unique: from its Python files (setup.py too) and
-// its packaging files (pyproject.toml, setup.cfg).
-std::vector<std::string> registered_dynamo_backends(const ProjectTree& tree);
-
-// The pieces, for tests. A Python source's `register_backend(..., name="x")` calls and
+// The names a project registers are gathered with the other facts of its Python sources
+// (python_source_facts.hpp), from these two pieces. A Python source's `register_backend(..., name="x")` calls and
 // `@register_backend` functions (names resolved through its imports); a packaging text's entries
 // of the `torch_dynamo_backends` entry-point group (`x = "pkg.module:fn"`, `x = pkg.module:fn`).
 void python_dynamo_backends(std::string_view python_source, std::vector<std::string>& out);

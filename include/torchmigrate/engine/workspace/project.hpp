@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "torchmigrate/engine/run/helping_once.hpp"
 #include "torchmigrate/engine/workspace/directory_listings.hpp"
 #include "torchmigrate/engine/workspace/discovery.hpp"
 #include "torchmigrate/engine/workspace/project_facts.hpp"
@@ -41,6 +42,8 @@ class Project {
   [[nodiscard]] const TorchRange& torch_range() const { return torch_range_; }
   // Gathered from the project's tree on first use, then shared by every file of the project.
   [[nodiscard]] const ProjectFacts& facts() const;
+  // Whether facts() has gathered them (asking now would not wait).
+  [[nodiscard]] bool facts_gathered() const { return gathered_.done(); }
   // Every fact's key (add_fact_keys), as the result cache's keys hold them: from `memo` while the
   // inputs of the gathering it recalls are unchanged (a stat per file, no read), else gathered
   // and handed to `memo`. Computed once; `memo` may be null.
@@ -51,7 +54,7 @@ class Project {
   TorchRange torch_range_;
   FileLister files_;
   buildfiles::ExtraExtensions extensions_;
-  mutable std::once_flag gathered_;
+  mutable HelpingOnce gathered_;  // the workers that wait for the facts gather them
   mutable ProjectFacts facts_;
   mutable FactInputs inputs_;  // what gathering facts_ looked at besides the listed files
   mutable std::once_flag listed_;

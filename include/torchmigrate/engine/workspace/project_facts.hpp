@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "torchmigrate/buildfiles/cuda_mentions.hpp"
+#include "torchmigrate/engine/run/parallel.hpp"
 #include "torchmigrate/engine/workspace/discovery.hpp"
 #include "torchmigrate/engine/workspace/fact_memo.hpp"
 
@@ -156,7 +157,8 @@ struct ProjectTree {
   const std::filesystem::path& root;
   const std::vector<DiscoveredFile>& files;
   const buildfiles::ExtraExtensions& extensions;
-  unsigned jobs;
+  // Runs a gather function's loop over files, on the threads that share the gathering.
+  const LoopRunner& parallel;
   // Where a gather function notes the paths it looks at besides `files` (fact_memo.hpp); may be null.
   FactInputs* inputs = nullptr;
 };
@@ -168,16 +170,5 @@ ProjectFacts gather_project_facts(const ProjectTree& tree);
 void add_fact_keys(const ProjectFacts& facts, FactsRead read, nlohmann::json& out);
 // The same, taken from every fact's key (`add_fact_keys` with all_facts()) kept by an earlier run.
 void add_fact_keys(const nlohmann::json& every_key, FactsRead read, nlohmann::json& out);
-
-// Whether this Python source calls `torch.onnx.export(..., dynamo=True)` (names resolved
-// through its imports).
-bool calls_onnx_dynamo_export(std::string_view python_source);
-
-// The environment variables this Python source reads by name, sorted and unique
-// (environment_reads.cpp).
-std::vector<std::string> environment_reads(std::string_view python_source);
-// The 1-based line of the first call of `torch.onnx.export` in this Python source that does not
-// pass `dynamo=False`; 0 when there is none.
-uint32_t onnx_export_on_dynamo_path(std::string_view python_source);
 
 }  // namespace torchmigrate::engine
