@@ -6,14 +6,17 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../temp_dir.hpp"
 #include "torchmigrate/checks/registry.hpp"
-#include "torchmigrate/engine/workspace/discovery.hpp"
 #include "torchmigrate/engine/run/session.hpp"
+#include "torchmigrate/engine/workspace/discovery.hpp"
+#include "torchmigrate/engine/workspace/project.hpp"
 
 using namespace torchmigrate;
 using namespace torchmigrate::engine;
@@ -137,4 +140,39 @@ TEST_CASE("A streamed session tells of every file once, and one dropped unfinish
     for (const DiscoveredFile& file : files) session.add(file, file.path, linter_for);
   }
   SUCCEED("the workers were joined");
+}
+
+TEST_CASE("A streamed session checks a file that reads its project's facts after the walk, not during it") {
+  testing::TempDir dir;
+  for (int i = 0; i < 40; ++i) {
+    dir.write(std::string("m").append(std::to_string(i)).append(".py"),
+              i % 4 == 0 ? "import torch\nm = torch.compile(m, backend=\"onnxrt\")\n" : "import torch\n");
+  }
+  std::vector<DiscoveredFile> files = discover({dir.path.string()}).files;
+  REQUIRE(files.size() == 40);
+  // The project's file list is the walk's: asked before the walk ends, a worker would wait.
+  std::atomic<bool> walk_over{false};
+  std::atomic<bool> listed_during_walk{false};
+  Settings settings;
+  settings.target = TorchVersion::parse("2.9");
+  settings.selection.select = {"TM112"};
+  settings.project = std::make_shared<Project>(
+      dir.path, TorchRange{},
+      [&] {
+        if (!walk_over) listed_during_walk = true;
+        return files;
+      },
+      buildfiles::ExtraExtensions{});
+  const Linter linter(Catalog::builtin(), checks::builtin_registry(), settings);
+  auto linter_for = [&](const DiscoveredFile&) -> const Linter& { return linter; };
+
+  StreamedSession session(2, nullptr, {}, TextKept::ShownLines);
+  for (const DiscoveredFile& file : files) session.add(file, file.path, linter_for);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the worker takes files meanwhile
+  walk_over = true;
+  std::vector<FileOutcome> outcomes = session.finish(files, linter_for);
+  CHECK_FALSE(listed_during_walk);
+  CHECK(std::count_if(outcomes.begin(), outcomes.end(), [](const FileOutcome& outcome) {
+          return outcome.diagnostics.size() == 1 && outcome.diagnostics[0].code == "TM112";
+        }) == 10);
 }
