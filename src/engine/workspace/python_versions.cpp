@@ -140,6 +140,13 @@ void read_nox(const Reader& reader) {
   });
 }
 
+// Whether the text says `python` in any case.
+bool mentions_python(std::string_view text) {
+  static constexpr std::string_view kName = "python";
+  auto same = [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; };
+  return std::search(text.begin(), text.end(), kName.begin(), kName.end(), same) != text.end();
+}
+
 // CI: `python-version: ["3.9", "3.10"]`, `- python: 3.9`, a block list under the key; and
 // `python:3.9` images in CI files and Dockerfiles.
 void read_ci(const Reader& reader, bool yaml) {
@@ -149,6 +156,9 @@ void read_ci(const Reader& reader, bool yaml) {
   static const std::regex image(R"(\bpython:(\d)\.(\d+))");
   int block = -1;  // the indentation of a key whose value is a block list below it
   reader.lines([&](std::string_view text, uint32_t number) {
+    // The image and the key name Python; only a block list's items do not. Most lines of a CI
+    // file do neither, and skip the regular expressions.
+    if (block < 0 && !mentions_python(text)) return;
     std::string owned(text);
     if (trim(text).starts_with('#')) return;
     reader.admit_all(text, number, image);
