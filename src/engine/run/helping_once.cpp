@@ -25,18 +25,21 @@ void HelpingOnce::call(const std::function<void()>& task) {
 
 void HelpingOnce::run_task(std::unique_lock<std::mutex>& lock, const std::function<void()>& task) {
   state_ = State::Running;
+  running_.store(true, std::memory_order_release);
   lock.unlock();
   try {
     task();
   } catch (...) {
     lock.lock();
     state_ = State::Idle;
+    running_.store(false, std::memory_order_release);
     changed_.notify_all();
     throw;
   }
   lock.lock();
   state_ = State::Done;
   done_.store(true, std::memory_order_release);
+  running_.store(false, std::memory_order_release);
   changed_.notify_all();
 }
 

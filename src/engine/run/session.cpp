@@ -252,13 +252,14 @@ FileOutcome check_file(const Linter& linter, const DiscoveredFile& file, FixMode
   return outcome;
 }
 
-// Whether checking the file now would wait for the walk: its project's facts are not gathered,
-// and a rule that fires on its text reads one. They are gathered from the project's files, which
-// the walk is still finding, so such a file is checked after the walk and the worker takes
-// another meanwhile. Its text is read to know (again when it is checked: only during the walk).
-bool waits_for_walk(const Linter& linter, const DiscoveredFile& file) {
+// Whether checking the file now would wait: its project's facts are not gathered, a rule that
+// fires on its text reads one, and either the walk is still finding the project's files or another
+// thread is gathering them. Such a file is checked later and the worker takes another meanwhile.
+// Its text is read to know (again when it is checked: only for files that wait).
+bool would_wait_for_facts(const Linter& linter, const DiscoveredFile& file, bool walking) {
   const std::shared_ptr<const Project>& project = linter.settings().project;
   if (!project || project->facts_gathered()) return false;
+  if (!walking && !project->facts_being_gathered()) return false;  // this thread gathers them
   if (!linter.facts_read(SourceFile(file.path, "", file.language), true).any()) return false;
   if (file.contents) return linter.facts_read(SourceFile(file.path, *file.contents, file.language)).any();
   ReadResult read = read_file(file.path);
@@ -310,11 +311,40 @@ struct StreamedSession::State {
   bool closed = false;               // no file will be added
   std::atomic<bool> stopped{false};  // hand out nothing more, and check no further file
   std::vector<std::thread> workers;  // started with the first hand-over of more than one file
-  std::vector<Added*> deferred;      // taken during the walk, checked after it (waits_for_walk)
+  std::vector<Added*> deferred;      // put aside (would_wait_for_facts), checked when nothing else waits
   std::vector<Added> pending;        // added, not handed over yet (the walking thread's own)
   // The walking thread's own: by the hash of a real path, the index of the name added for it.
   std::unordered_map<size_t, size_t> added_by_real_path;
+
+  bool take(std::vector<Added*>& mine, bool& put_aside);
 };
+
+// What a worker takes next, under the state's lock: after the walk, a file put aside whose
+// project's facts no other thread is gathering (so that the facts are gathered while other files
+// still wait, not at the end); else a share of the queue; else, with the queue empty, any file put
+// aside. `put_aside` is set for a file taken from `deferred`: it is checked now, even if it waits.
+bool StreamedSession::State::take(std::vector<Added*>& mine, bool& put_aside) {
+  put_aside = false;
+  if (closed && !deferred.empty()) {
+    auto free = std::find_if(deferred.begin(), deferred.end(), [](const Added* added) {
+      const std::shared_ptr<const Project>& project = added->linter->settings().project;
+      return !project || !project->facts_being_gathered();
+    });
+    if (free == deferred.end() && next == files.size()) free = deferred.begin();
+    if (free != deferred.end()) {
+      mine.push_back(*free);
+      deferred.erase(free);
+      put_aside = true;
+      return true;
+    }
+  }
+  if (next == files.size()) return false;
+  // Half of what waits, at most a batch: the other workers get the rest.
+  size_t waiting = files.size() - next;
+  size_t last = next + std::clamp<size_t>(waiting / 2, 1, kBatch);
+  for (; next < last; ++next) mine.push_back(&files[next]);
+  return true;
+}
 
 StreamedSession::StreamedSession(unsigned jobs, const ResultCache* cache, OnFileDone on_file, TextKept kept)
     : state_(std::make_unique<State>()) {
@@ -376,26 +406,17 @@ void StreamedSession::work() {
   for (;;) {
     mine.clear();
     bool walking = false;
+    bool put_aside = false;
     {
       std::unique_lock lock(state.mutex);
       state.wake.wait(lock, [&] { return state.stopped || state.closed || state.next < state.files.size(); });
       if (state.stopped) return;
       walking = !state.closed;
-      if (state.next < state.files.size()) {
-        // Half of what waits, at most a batch: the other workers get the rest.
-        size_t waiting = state.files.size() - state.next;
-        size_t last = state.next + std::clamp<size_t>(waiting / 2, 1, kBatch);
-        for (; state.next < last; ++state.next) mine.push_back(&state.files[state.next]);
-      } else if (!state.deferred.empty()) {
-        mine.push_back(state.deferred.back());
-        state.deferred.pop_back();
-      } else {
-        return;  // closed, and nothing left
-      }
+      if (!state.take(mine, put_aside)) return;  // closed, and nothing left
     }
     for (State::Added* added : mine) {
       if (state.stopped) return;  // a failed walk waits for no further check
-      if (walking && waits_for_walk(*added->linter, added->file)) {
+      if (!put_aside && would_wait_for_facts(*added->linter, added->file, walking)) {
         std::lock_guard lock(state.mutex);
         state.deferred.push_back(added);
         continue;

@@ -247,14 +247,22 @@ class PinCollector {
 std::vector<std::string> referenced_files(std::string_view text) {
   static const std::regex option(R"((?:^|[\s"'])(?:-r|-c|--requirement|--constraint)(?:[ \t]+|=)?["']?([^\s"';&|)]+))");
   std::vector<std::string> files;
-  std::string owned(text);
-  for (auto it = std::sregex_iterator(owned.begin(), owned.end(), option); it != std::sregex_iterator(); ++it) {
-    std::string file = (*it)[1].str();
-    for (std::string_view prefix : {"{toxinidir}/", "./"}) {
-      if (file.starts_with(prefix)) file.erase(0, prefix.size());
+  // Line by line, and only the lines with an option: no match spans a line break, and a regular
+  // expression over a whole CI file was most of resolving a project's range.
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    if (line.find("-r") == std::string_view::npos && line.find("-c") == std::string_view::npos) continue;
+    std::string owned(line);
+    for (auto it = std::sregex_iterator(owned.begin(), owned.end(), option); it != std::sregex_iterator(); ++it) {
+      std::string file = (*it)[1].str();
+      for (std::string_view prefix : {"{toxinidir}/", "./"}) {
+        if (file.starts_with(prefix)) file.erase(0, prefix.size());
+      }
+      if (file.empty() || file.find_first_of("${") != std::string::npos || file.starts_with("-")) continue;
+      files.push_back(file);
     }
-    if (file.empty() || file.find_first_of("${") != std::string::npos || file.starts_with("-")) continue;
-    files.push_back(file);
   }
   return files;
 }

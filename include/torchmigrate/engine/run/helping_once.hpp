@@ -28,6 +28,8 @@ class HelpingOnce {
 
   // Whether a call has completed the task.
   [[nodiscard]] bool done() const { return done_.load(std::memory_order_acquire); }
+  // Whether a call is running it now (a call would help, or wait).
+  [[nodiscard]] bool running() const { return running_.load(std::memory_order_acquire); }
 
  private:
   struct Loop {
@@ -48,6 +50,7 @@ class HelpingOnce {
   State state_ = State::Idle;
   Loop* loop_ = nullptr;  // the running task's current loop, if it is in one
   std::atomic<bool> done_{false};
+  std::atomic<bool> running_{false};
 };
 
 }  // namespace torchmigrate::engine

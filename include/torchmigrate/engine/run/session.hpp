@@ -64,8 +64,8 @@ std::vector<FileOutcome> run_session(const std::vector<const Linter*>& linters,
 // configuration, project and linter maps are the walking thread's alone), and up to jobs - 1
 // workers check them meanwhile; the walking thread joins them in finish(). A worker still reaches
 // the workspace through a project's facts, which wait for the walk's end (Workspace::begin_walk):
-// a file that would wait for them is put aside until the walk is over, and the worker takes the
-// next one instead of idling.
+// a file that would wait for them (during the walk, or while another worker gathers them) is put
+// aside until no other file waits, and the worker takes the next one instead of idling.
 // Outcomes are those run_session gives for the same files and linters.
 class StreamedSession {
  public:

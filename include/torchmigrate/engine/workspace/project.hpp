@@ -44,6 +44,8 @@ class Project {
   [[nodiscard]] const ProjectFacts& facts() const;
   // Whether facts() has gathered them (asking now would not wait).
   [[nodiscard]] bool facts_gathered() const { return gathered_.done(); }
+  // Whether a thread is gathering them now (asking would help it, or wait for it).
+  [[nodiscard]] bool facts_being_gathered() const { return gathered_.running(); }
   // Every fact's key (add_fact_keys), as the result cache's keys hold them: from `memo` while the
   // inputs of the gathering it recalls are unchanged (a stat per file, no read), else gathered
   // and handed to `memo`. Computed once; `memo` may be null.
