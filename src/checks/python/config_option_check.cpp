@@ -140,6 +140,8 @@ class ConfigOptionCheck final : public engine::PythonCheck {
       spec.values = parse_values(entry, where);
       entry.finish();
       if (std::find(modules_.begin(), modules_.end(), spec.module) == modules_.end()) modules_.push_back(spec.module);
+      size_t dot = spec.key.rfind('.');
+      last_names_.insert(dot == std::string::npos ? spec.key : spec.key.substr(dot + 1));
       options_[{spec.module, spec.key}] = std::move(spec);
     }
     if (params.has("environment")) {
@@ -174,7 +176,10 @@ class ConfigOptionCheck final : public engine::PythonCheck {
   void visit(Node node, PythonCheckContext& context) override {
     if (!finder_) finder_.emplace(context.model(), modules_);  // a check object lives for one file
     const ConfigUsageFinder& finder = *finder_;
-    if (node.kind() != "assignment") {
+    // An attribute is an option only if its name is an option key's last part: most attributes of
+    // a file are not resolved at all.
+    bool option_name = node.kind() != "attribute" || last_names_.contains(node.field("attribute").text());
+    if (node.kind() != "assignment" && option_name) {
       for (const ConfigUsage& usage : finder.at(node)) {
         auto found = options_.find({usage.module, usage.key});
         if (found == options_.end()) continue;
@@ -425,6 +430,7 @@ class ConfigOptionCheck final : public engine::PythonCheck {
   }
 
   std::map<std::pair<std::string, std::string>, OptionSpec> options_;
+  std::set<std::string, std::less<>> last_names_;  // of the keys in options_: `allow_tf32`, `cudagraphs`
   std::map<std::string, EnvSpec> environment_;
   std::vector<std::string> modules_;
   std::set<uint32_t> seen_;  // dict entries already reported (a dict may be passed twice)
