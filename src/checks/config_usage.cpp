@@ -345,12 +345,32 @@ void ConfigUsageFinder::dict_entries(Node dict, const std::string& module, Node 
   }
 }
 
+namespace {
+
+// Whether a call of `callee` may name config options: a mock patcher, a call that takes an options
+// dict, or a method that config modules have. The arguments of other calls are not read.
+bool may_name_options(std::string_view callee) {
+  if (one_of(callee, kEntryPoints.mock_patch_object) || one_of(callee, kEntryPoints.mock_patch)) return true;
+  const auto& calls = kEntryPoints.options_calls;
+  if (std::any_of(calls.begin(), calls.end(), [&](const OptionsCall& c) { return c.callee == callee; })) return true;
+  std::string_view method = callee.substr(callee.rfind('.') + 1);
+  return method == kEntryPoints.patch_method || method == kEntryPoints.load_config_method;
+}
+
+}  // namespace
+
 void ConfigUsageFinder::from_call(Node call, std::vector<ConfigUsage>& out) const {
+  Node function = call.field("function");
+  bool by_name = function && function.kind() == "identifier" &&
+                 (function.text() == kEntryPoints.getattr || function.text() == kEntryPoints.setattr);
+  if (by_name) {
+    CallArguments arguments(call);
+    if (!arguments.valid() || from_attribute_call(call, arguments, out)) return;
+  }
+  std::optional<std::string> callee = model_.resolve_call(call);
+  if (!callee || !may_name_options(*callee)) return;
   CallArguments arguments(call);
   if (!arguments.valid()) return;
-  if (from_attribute_call(call, arguments, out)) return;
-  std::optional<std::string> callee = model_.resolve_call(call);
-  if (!callee) return;
   if (from_mock_call(call, *callee, arguments, out)) return;
   if (from_options_call(call, *callee, arguments, out)) return;
   from_config_method(call, *callee, arguments, out);
