@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <string>
 #include <vector>
+
+#include "torchmigrate/core/text_search.hpp"
 
 namespace torchmigrate::python {
 namespace {
@@ -53,14 +56,86 @@ std::optional<Python2Form> keyword_form(const SyntaxTree& tree, std::string_view
   return std::nullopt;
 }
 
+// The first byte after `at` that is not a space or tab.
+char next_visible(std::string_view text, size_t at) {
+  size_t next = text.find_first_not_of(" \t", at);
+  return next == std::string_view::npos ? '\0' : text[next];
+}
+
+// Where the string literal opened by the quote at `at` ends (one past its closing quote), or npos.
+size_t string_end(std::string_view text, size_t at) {
+  char quote = text[at];
+  bool triple = text.substr(at, 3) == std::string(3, quote);
+  for (size_t i = at + (triple ? 3 : 1); i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      ++i;
+    } else if (!triple && text[i] == '\n') {
+      return std::string_view::npos;
+    } else if (text[i] == quote && (!triple || text.substr(i, 3) == std::string(3, quote))) {
+      return i + (triple ? 3 : 1);
+    }
+  }
+  return std::string_view::npos;
+}
+
+// Whether the line break at `at` follows a backslash (CRLF too): the statement goes on.
+bool continued(std::string_view text, size_t at) {
+  if (at > 0 && text[at - 1] == '\r') --at;
+  return at > 0 && text[at - 1] == '\\';
+}
+
+// What the statement or clause from `from` holds, read as text: kAt where a comma stands outside
+// brackets, a parenthesis inside the first pair of parentheses (`nested`), or the text is not
+// plain enough to tell (a comment, an unclosed string or bracket); kNone at the end of the
+// statement (or of a clause's header, at `:`). Strings are stepped over.
+enum class Shape { kNone, kAt };
+Shape scan_statement(std::string_view text, size_t from, bool nested) {
+  int depth = 0;
+  for (size_t at = from; at < text.size(); ++at) {
+    char c = text[at];
+    if (c == '"' || c == '\'') {
+      size_t end = string_end(text, at);
+      if (end == std::string_view::npos) return Shape::kAt;
+      at = end - 1;
+    } else if (c == '#') {
+      return Shape::kAt;
+    } else if (c == '(' || c == '[' || c == '{') {
+      if (nested && c == '(' && depth >= 1) return Shape::kAt;
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth < 0) return Shape::kAt;
+      if (nested && depth == 0) return Shape::kNone;
+    } else if (depth == 0 && !nested && c == ',') {
+      return Shape::kAt;
+    } else if (depth == 0 && !nested && (c == ':' || c == ';' || (c == '\n' && !continued(text, at)))) {
+      return Shape::kNone;
+    }
+  }
+  return Shape::kAt;
+}
+
+// Whether the text after keyword `word` (ending at `end`) may hold the Python 2 form keyword_form
+// looks for: a test on the text that spares the tree lookup at nearly every keyword of Python 3
+// code. Where the text is not plain enough to tell, the tree decides.
+bool may_be_python2_keyword(std::string_view text, std::string_view word, size_t end) {
+  if (word == "print" || word == "exec") return next_visible(text, end) != '(';  // a call otherwise
+  if (word == "lambda") return next_visible(text, end) == '(';                   // `lambda (x, y): ...`
+  // `except A, e:` and `raise E, V`: a comma outside brackets.
+  if (word == "except" || word == "raise") return scan_statement(text, end, false) == Shape::kAt;
+  // `def f(a, (b, c)):`: a parenthesis inside the parameter list.
+  size_t open = text.find('(', end);
+  return open == std::string_view::npos || scan_statement(text, open, true) == Shape::kAt;
+}
+
 std::optional<Python2Form> keyword_forms(const SyntaxTree& tree) {
   std::string_view text = tree.source();
   std::optional<Python2Form> first;
   for (std::string_view word : {"print", "exec", "except", "raise", "def", "lambda"}) {
-    for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    for (size_t at = find_text(text, word); at != std::string_view::npos; at = find_text(text, word, at + 1)) {
       if (first && at >= first->node.start()) break;
       if (at > 0 && identifier_byte(text[at - 1])) continue;
       if (at + word.size() < text.size() && identifier_byte(text[at + word.size()])) continue;
+      if (!may_be_python2_keyword(text, word, at + word.size())) continue;
       if (auto form = keyword_form(tree, word, static_cast<uint32_t>(at))) {
         first = std::move(form);
         break;
@@ -105,12 +180,22 @@ std::optional<Python2Form> literal_form(const SyntaxTree& tree, uint32_t at) {
   char c = text[at];
   if (std::isdigit(static_cast<unsigned char>(c)) != 0) {
     if (at > 0 && (identifier_byte(text[at - 1]) || text[at - 1] == '.')) return std::nullopt;
+    // The token's text as written decides first; only a literal with a problem is looked up.
+    size_t end = at;
+    while (end < text.size() && identifier_byte(text[end])) ++end;
+    std::string_view written = text.substr(at, end - at);
+    bool plain = written.find_first_of("lL_") == std::string_view::npos && (c != '0' || written.size() == 1);
+    if (plain) return std::nullopt;
     Node node = tree.root().descendant_for_range(at, at + 1);
     if (!node || node.kind() != "integer" || node.start() != at) return std::nullopt;
     if (auto problem = integer_problem(node.text())) return Python2Form{node, *problem};
     return std::nullopt;
   }
   if (c == '`' || ((c == '"' || c == '\'') && at > 0 && std::isalpha(static_cast<unsigned char>(text[at - 1])) != 0)) {
+    // A prefix Python 3 knows, as written, is one as parsed: only other letters are looked up.
+    size_t start = at;
+    while (start > 0 && std::isalpha(static_cast<unsigned char>(text[start - 1])) != 0) --start;
+    if (c != '`' && known_prefix(text.substr(start, at - start))) return std::nullopt;
     Node node = tree.root().descendant_for_range(at, at + 1);
     if (!node || node.kind() != "string_start") return std::nullopt;
     std::string_view opening = node.text();
