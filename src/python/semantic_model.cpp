@@ -81,11 +81,13 @@ void add_unique(std::vector<std::optional<std::string>>& into, const std::option
 
 SemanticModel::SemanticModel(Node root) {
   int module = new_scope(ScopeKind::Module, root.range(), -1);
+  Collecting collecting(collecting_);
   collect(root, module);
 }
 
 SemanticModel::SemanticModel(Node root, Focus focus) : focus_(std::move(focus)) {
   int module = new_scope(ScopeKind::Module, root.range(), -1);
+  Collecting collecting(collecting_);
   collect(root, module);
 }
 
@@ -118,6 +120,7 @@ void SemanticModel::read_body(int scope) const {
     // The parameters too: most functions of a large file are never asked about.
     if (Node parameters = definition.field("parameters")) bind_parameters(parameters, scope);
   }
+  Collecting collecting(collecting_);
   if (Node body = definition.field("body")) collect(body, scope);
 }
 
@@ -444,15 +447,21 @@ std::vector<std::optional<std::string>> SemanticModel::resolve_call_all(Node cal
 std::optional<std::string> SemanticModel::resolve(Node expression) const {
   if (!expression) return std::nullopt;
   std::string_view kind = expression.kind();
-  if (kind == "identifier") {
-    const Binding* binding = lookup(expression.text(), expression);
-    if (binding == nullptr || binding->kind == BindingKind::Local) return std::nullopt;
-    return binding->qualified_name;
-  }
-  if (kind == "attribute") {
-    std::optional<std::string> base = resolve(expression.field("object"));
-    if (!base) return std::nullopt;
-    return *base + "." + std::string(expression.field("attribute").text());
+  if (kind == "identifier" || kind == "attribute") {
+    // Answers never change once the bodies they need are read, which a question does first; while
+    // a body is read, its later bindings are not there yet, so those answers are not kept.
+    uint64_t key = static_cast<uint64_t>(expression.start()) << 32 | expression.end();
+    if (auto known = resolved_.find(key); known != resolved_.end()) return known->second;
+    bool keep = collecting_ == 0;
+    std::optional<std::string> answer;
+    if (kind == "identifier") {
+      const Binding* binding = lookup(expression.text(), expression);
+      if (binding != nullptr && binding->kind != BindingKind::Local) answer = binding->qualified_name;
+    } else if (std::optional<std::string> base = resolve(expression.field("object"))) {
+      answer = *base + "." + std::string(expression.field("attribute").text());
+    }
+    if (!keep) return answer;
+    return resolved_.emplace(key, std::move(answer)).first->second;
   }
   if (kind == "parenthesized_expression" && expression.named_child_count() == 1) {
     return resolve(expression.named_child(0));

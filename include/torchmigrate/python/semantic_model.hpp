@@ -113,6 +113,17 @@ class SemanticModel {
   mutable std::deque<Scope> scopes_;
   mutable std::vector<Node> module_imports_;
   mutable size_t bodies_read_ = 0;
+  // resolve()'s answers by node (start and end byte; an identifier and an attribute never share
+  // both): several checks resolve the same calls, and a chain resolves its prefixes.
+  mutable std::unordered_map<uint64_t, std::optional<std::string>> resolved_;
+  mutable int collecting_ = 0;  // bodies being read, nested
+  struct Collecting {
+    explicit Collecting(int& depth) : depth_(depth) { ++depth_; }
+    ~Collecting() { --depth_; }
+    Collecting(const Collecting&) = delete;
+    Collecting& operator=(const Collecting&) = delete;
+    int& depth_;
+  };
   std::optional<Focus> focus_;
 };
 

@@ -186,20 +186,23 @@ bool ExceptionClassReplacedCheck::may_report(std::string_view text) const {
   python::WordPlaces places(text);
   std::optional<bool> any_with;  // every `with` may assert, once known
   bool maybe = false;
+  // A site the lines make possible counts where it may be code (not a comment or a message):
+  // asked last, since placing a word reads the text up to it.
+  auto site = [&](size_t begin) { return !(maybe = places.may_be_code(begin)); };
   engine::for_each_word(text, [&](size_t begin, size_t end) {
-    if (!leaves_.count(text.substr(begin, end - begin)) || !places.may_be_code(begin)) return true;
+    if (!leaves_.count(text.substr(begin, end - begin))) return true;
     size_t next = text.find_first_not_of(" \t", end);
-    if (next == std::string_view::npos || text[next] != '(') return !(maybe = true);
-    if (blocks.statement_up_to(begin).find("aises") != std::string_view::npos) return !(maybe = true);
+    if (next == std::string_view::npos || text[next] != '(') return site(begin);
+    if (blocks.statement_up_to(begin).find("aises") != std::string_view::npos) return site(begin);
     for (std::string_view header : blocks.enclosing_headers(begin)) {
       if (header.starts_with("async ")) header.remove_prefix(6);
       auto keyword = [&](std::string_view word) {
         return header.starts_with(word) && (header.size() == word.size() || !engine::is_word_byte(header[word.size()]));
       };
-      if (keyword("try")) return !(maybe = true);
+      if (keyword("try")) return site(begin);
       if (keyword("with")) {
         if (!any_with) any_with = raises_renamed(text);
-        if (*any_with || header.find("aises") != std::string_view::npos) return !(maybe = true);
+        if (*any_with || header.find("aises") != std::string_view::npos) return site(begin);
       }
       if (keyword("def") || keyword("class")) break;
     }
