@@ -2,6 +2,7 @@
 #include "torchmigrate/python/semantic_model.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "torchmigrate/python/star_exports.hpp"
 #include "torchmigrate/python/tree_walk.hpp"
@@ -128,7 +129,31 @@ void SemanticModel::bind(int scope, std::string_view name, Binding binding) cons
   scopes_[scope].bindings[std::string(name)].push_back(std::move(binding));
 }
 
+namespace {
+
+// The kinds collect() does more for than visit their children: most nodes of a body are not.
+bool binds_or_scopes(KindId kind) {
+  static const std::vector<bool> kKinds = [] {
+    std::vector<bool> table(python_kind_count(), false);
+    for (std::string_view name :
+         {"import_statement", "import_from_statement", "function_definition", "lambda", "class_definition",
+          "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression", "assignment",
+          "augmented_assignment", "for_statement", "for_in_clause", "named_expression", "as_pattern",
+          "except_clause"}) {
+      table[python_kind_id(name)] = true;
+    }
+    return table;
+  }();
+  return kKinds[kind];
+}
+
+}  // namespace
+
 void SemanticModel::collect(Node node, int scope) const {
+  if (!binds_or_scopes(python_kind_id(node.symbol()))) {
+    for_each_named_child(node, [&](Node child) { collect(child, scope); });
+    return;
+  }
   std::string_view kind = node.kind();
   if (kind == "import_statement" || kind == "import_from_statement") {
     bind_import(node, scope);
