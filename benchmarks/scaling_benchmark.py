@@ -5,7 +5,8 @@
     python3 benchmarks/scaling_benchmark.py --corpus DIR [--binary build/torchmigrate]
         [--jobs 1,2,4,8,16] [--repeat 3] [--select ALL]
 
-For each job count, interleaved (one round runs every command once, `--repeat` rounds, medians):
+For each job count, interleaved (one round runs every command once, `--repeat` rounds, medians;
+the serial fraction is the median of each round's, from cold runs made back to back):
 - torchmigrate `check DIR -jN --no-cache` (cold);
 - torchmigrate `check DIR -jN --cache-dir C` after a run that filled C (warm: nothing changed);
 - ast-grep `scan -jN` with benchmarks/ast-grep-rules (if installed: `npm ci --ignore-scripts`).
@@ -62,15 +63,19 @@ def phases(binary, corpus, select, jobs, scratch):
 
 def build_runs(options, binary, corpus, jobs, scratch, ast_grep):
     select = ["--select", options.select] if options.select else []
+    # A round runs the cold runs of every job count back to back, then the warm ones, then
+    # ast-grep's: the serial fraction pairs runs made moments apart, not across ast-grep's
+    # seconds-long runs, which on a shared machine change the speed of what follows them.
     runs = {}
+    tm = {n: [binary, "check", corpus, *select, f"-j{n}", "--output-format", "json", "--exit-zero"] for n in jobs}
     for n in jobs:
-        tm = [binary, "check", corpus, *select, f"-j{n}", "--output-format", "json", "--exit-zero"]
-        cache = scratch / f"cache-{n}"
-        runs[("cold", n)] = Run(f"torchmigrate -j{n} cold", [*tm, "--no-cache"], count_json_array)
-        runs[("warm", n)] = Run(f"torchmigrate -j{n} warm", [*tm, "--cache-dir", cache], count_json_array)
-        if ast_grep:
-            runs[("ast-grep", n)] = Run(f"ast-grep -j{n}", [ast_grep, "scan", "-c", AST_GREP_RULES, "-j", str(n),
-                                                             "--json=stream", corpus], count_lines)
+        runs[("cold", n)] = Run(f"torchmigrate -j{n} cold", [*tm[n], "--no-cache"], count_json_array)
+    for n in jobs:
+        runs[("warm", n)] = Run(f"torchmigrate -j{n} warm", [*tm[n], "--cache-dir", scratch / f"cache-{n}"],
+                                count_json_array)
+    for n in jobs if ast_grep else []:
+        runs[("ast-grep", n)] = Run(f"ast-grep -j{n}", [ast_grep, "scan", "-c", AST_GREP_RULES, "-j", str(n),
+                                                         "--json=stream", corpus], count_lines)
     return runs
 
 
@@ -84,7 +89,9 @@ def print_table(runs, jobs, cpus):
         wall, cpu = statistics.median(cold.wall), statistics.median(cold.cpu)
         sg_wall = statistics.median(sg.wall) if sg else float("nan")
         sg_cpu = statistics.median(sg.cpu) if sg else float("nan")
-        fraction = serial_fraction(one, wall, n) if n <= cpus else float("nan")
+        # Round by round (each round's runs at one and n jobs), then the median.
+        paired = [serial_fraction(a, b, n) for a, b in zip(runs[("cold", jobs[0])].wall, cold.wall)]
+        fraction = statistics.median(paired) if n <= cpus else float("nan")
         print(f"{n:>4} {wall:9.3f} {cpu:9.3f} {sg_wall:9.3f} {sg_cpu:9.3f} {ratio(wall, sg_wall):6.2f}"
               f" {ratio(cpu, sg_cpu):6.2f} {ratio(one, wall):6.2f} {ratio(one_sg or 0, sg_wall):6.2f}"
               f" {fraction:7.3f} {ratio(statistics.median(warm.wall), wall):9.2f}")
