@@ -261,6 +261,23 @@ std::vector<Node> Node::children_of_field(std::string_view field) const {
 
 SyntaxTree SyntaxTree::parse(std::string_view source) { return {parse_python(source, nullptr), source}; }
 
+SyntaxTree SyntaxTree::parse_spans(std::string_view source, const std::vector<SliceSpan>& spans) {
+  // No span parses nothing (tree-sitter reads an empty list as the whole text).
+  std::vector<TSRange> ranges;
+  if (spans.empty()) ranges.push_back({{0, 0}, {0, 0}, 0, 0});
+  for (const SliceSpan& span : spans) {
+    ranges.push_back(
+        {{span.start_at.row, span.start_at.column}, {span.end_at.row, span.end_at.column}, span.start, span.end});
+  }
+  Parser parser = new_parser();
+  if (!ts_parser_set_included_ranges(parser.get(), ranges.data(), static_cast<uint32_t>(ranges.size()))) {
+    throw std::runtime_error("tree-sitter refused the ranges of a sliced parse");
+  }
+  TSTree* tree = ts_parser_parse_string(parser.get(), nullptr, source.data(), static_cast<uint32_t>(source.size()));
+  if (tree == nullptr) throw std::runtime_error("tree-sitter failed to parse");
+  return {tree, source};
+}
+
 std::optional<Node> SyntaxTree::first_error() const { return find_error(root()); }
 
 size_t SyntaxTree::syntax_error_count() const {

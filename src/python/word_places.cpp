@@ -24,6 +24,16 @@ std::string_view string_prefix(std::string_view text, size_t quote) {
   return letters ? prefix : std::string_view{};
 }
 
+// The first `#`, `'` or `"` from `from`: a byte loop, where find_first_of would call memchr on
+// its three bytes for every byte of the text.
+size_t next_comment_or_quote(std::string_view text, size_t from) {
+  for (size_t at = from; at < text.size(); ++at) {
+    char c = text[at];
+    if (c == '#' || c == '\'' || c == '"') return at;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 WordPlaces::Span WordPlaces::comment_at(size_t hash) const {
@@ -73,7 +83,7 @@ bool WordPlaces::may_be_code(size_t offset) {
     if (unsure_) return true;
     if (offset >= last_.begin && offset < last_.end) return last_.counts;
     if (offset < code_from_) return true;
-    size_t next = text_.find_first_of("#'\"", code_from_);
+    size_t next = next_comment_or_quote(text_, code_from_);
     if (next == std::string_view::npos || next > offset) {
       code_from_ = offset;
       return true;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "torchmigrate/core/text_range.hpp"
+#include "torchmigrate/python/statement_slice.hpp"
 
 namespace torchmigrate::python {
 
@@ -68,6 +69,9 @@ class SyntaxTree {
  public:
   // Parses Python source; never fails on bad syntax (tree-sitter recovers with ERROR nodes).
   static SyntaxTree parse(std::string_view source);
+  // Parses only the spans of `source` (whole lines, in order, as statement_slice.hpp chooses
+  // them); nodes keep their offsets in the whole text.
+  static SyntaxTree parse_spans(std::string_view source, const std::vector<SliceSpan>& spans);
 
   [[nodiscard]] Node root() const { return {ts_tree_root_node(tree_.get()), source_}; }
   [[nodiscard]] std::string_view source() const { return source_; }

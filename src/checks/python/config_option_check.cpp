@@ -168,6 +168,18 @@ class ConfigOptionCheck final : public engine::PythonCheck {
     }
   }
 
+  // Every spelling of a use holds the key's last part (`matmul.allow_tf32`, `"allow_tf32"`,
+  // `{"triton.cudagraphs": v}`) or the variable's name; a dictionary passed by name is assigned
+  // in a statement holding its keys, which makes the name an anchor.
+  [[nodiscard]] std::optional<std::vector<std::string>> slice_anchors() const override {
+    std::vector<std::string> anchors(last_names_.begin(), last_names_.end());
+    for (const auto& [key, spec] : options_) {
+      for (const std::string& new_key : spec.new_keys) anchors.push_back(new_key.substr(new_key.rfind('.') + 1));
+    }
+    for (const auto& [name, spec] : environment_) anchors.push_back(name);
+    return anchors;
+  }
+
   [[nodiscard]] std::vector<std::string_view> node_kinds() const override {
     if (environment_.empty()) return {"attribute", "call"};
     return {"attribute", "call", "assignment"};

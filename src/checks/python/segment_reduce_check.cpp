@@ -49,6 +49,15 @@ class SegmentReduceCheck final : public engine::PythonCheck {
   // A finding is one name, or one call and the binding of its receiver: what they resolve to
   // and the kind of their binding. The receiver's binding may lie in another statement.
   [[nodiscard]] bool statement_local(std::string_view /*text*/) const override { return methods_.methods.empty(); }
+  // A use names the function (`torch.jit.script`, `jit.script`, `script` imported, an alias of
+  // it); a method call's receiver would be followed through its bindings' values, which a slice
+  // does not keep.
+  [[nodiscard]] std::optional<std::vector<std::string>> slice_anchors() const override {
+    if (!methods_.methods.empty()) return std::nullopt;
+    std::vector<std::string> anchors;
+    for (const std::string& function : functions_) anchors.push_back(function.substr(function.rfind('.') + 1));
+    return anchors;
+  }
 
   [[nodiscard]] engine::FactsRead facts_read() const override {
     return escalation_ ? escalation_->facts_read() : engine::FactsRead{};

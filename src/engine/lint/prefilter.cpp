@@ -123,10 +123,13 @@ Prefilter::Prefilter(const std::vector<const RuleSpec*>& rules) {
         std::copy_if(trigger.begin(), trigger.begin() + static_cast<std::ptrdiff_t>(first), std::back_inserter(prefix),
                      [](char c) { return c != ' '; });
         size_t first_end = word_end(trigger, first);
-        words_[trigger.substr(first, first_end - first)].push_back(
-            {std::move(prefix), trigger.substr(first_end), slot});
+        std::string tail = trigger.substr(first_end);
+        size_t shown = tail.find_first_not_of(' ');
+        char next = shown == std::string::npos || tail[shown] == '$' ? '\0' : tail[shown];
+        words_[trigger.substr(first, first_end - first)].push_back({std::move(prefix), std::move(tail), slot, next});
         size_t length = std::min(first_end - first, kLongestWord);
         first_words_[static_cast<unsigned char>(trigger[first])] |= uint64_t{1} << length;
+        last_words_[static_cast<unsigned char>(trigger[first_end - 1])] |= uint64_t{1} << length;
       }
     }
   }
@@ -144,22 +147,47 @@ std::vector<bool> Prefilter::candidates(std::string_view text, WordPlacesOf plac
   for (const Scan& scan : scans_) {
     if (!satisfied[scan.slot] && contains(text, scan.needle, scan.any_case)) satisfy(scan.slot);
   }
+  // Python matches are confirmed as code only once the scan is over, and only for slots whose
+  // rules can still fire: telling strings from code costs a read of the text up to the match.
+  std::vector<std::pair<size_t, size_t>> unconfirmed;  // offset, slot
+  std::vector<bool> matched(slot_count_, false);
   if (open > 0) {
-    std::optional<python::WordPlaces> places;
-    if (places_of == WordPlacesOf::Python) places.emplace(text);
     for_each_word(text, [&](size_t begin, size_t end) {
       size_t length = end - begin;
-      if ((first_words_[static_cast<unsigned char>(text[begin])] >> std::min(length, kLongestWord)) & 1) {
+      size_t bit = std::min(length, kLongestWord);
+      if ((first_words_[static_cast<unsigned char>(text[begin])] >> bit) & 1 &&
+          (last_words_[static_cast<unsigned char>(text[end - 1])] >> bit) & 1) {
         if (auto found = words_.find(text.substr(begin, length)); found != words_.end()) {
+          size_t after = skip_gap(text, end);
+          char next = after < text.size() ? text[after] : '\0';
           for (const WordTail& word : found->second) {
-            if (satisfied[word.slot] || !tail_matches(text, end, word.tail)) continue;
+            if (satisfied[word.slot] || (word.next != '\0' && word.next != next)) continue;
+            if (!tail_matches(text, end, word.tail)) continue;
             if (!word.prefix.empty() && !prefix_matches(text, begin, word.prefix)) continue;
-            if (!places || places->may_be_code(begin)) satisfy(word.slot);
+            if (places_of == WordPlacesOf::Python) {
+              unconfirmed.emplace_back(begin, word.slot);
+              matched[word.slot] = true;
+            } else {
+              satisfy(word.slot);
+            }
           }
         }
       }
       return open > 0;
     });
+  }
+  if (!unconfirmed.empty()) {
+    std::vector<bool> wanted(slot_count_, false);
+    for (const std::vector<size_t>& slots : rule_slots_) {
+      if (!std::all_of(slots.begin(), slots.end(), [&](size_t slot) { return satisfied[slot] || matched[slot]; })) {
+        continue;
+      }
+      for (size_t slot : slots) wanted[slot] = true;
+    }
+    python::WordPlaces places(text);
+    for (auto [offset, slot] : unconfirmed) {
+      if (wanted[slot] && !satisfied[slot] && places.may_be_code(offset)) satisfy(slot);
+    }
   }
   std::vector<bool> result(rule_slots_.size());
   for (size_t rule = 0; rule < rule_slots_.size(); ++rule) {

@@ -41,6 +41,7 @@ class Prefilter {
     std::string prefix;  // spaces removed
     std::string tail;
     size_t slot;  // which any-of list it satisfies
+    char next;    // the byte the tail needs first after any gap (`(` of " (script"), or 0
   };
   struct Scan {
     std::string needle;
@@ -56,6 +57,7 @@ class Prefilter {
   // Per first byte, bit n set when some trigger's first word has that byte and length n: most
   // words of a file are rejected here, without hashing them.
   std::array<uint64_t, 256> first_words_{};
+  std::array<uint64_t, 256> last_words_{};  // the same for the first word's last byte
   static constexpr size_t kLongestWord = 63;
 };
 

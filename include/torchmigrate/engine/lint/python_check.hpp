@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,10 @@ class PythonCheck {
   // False when `text` cannot hold a finding of this check, read without parsing (the prefilter's
   // trigger words having let it through): the file is then not parsed for it. Only a sure no.
   [[nodiscard]] virtual bool may_report(std::string_view /*text*/) const { return true; }
+  // The words of a sliced parse (python/statement_slice.hpp): each finding and fix of this check
+  // lies in a statement holding one, and depends only on what the slice keeps around such
+  // statements. nullopt (the default) when the check reads more: the whole file is parsed.
+  [[nodiscard]] virtual std::optional<std::vector<std::string>> slice_anchors() const { return std::nullopt; }
   // The project facts this check's findings depend on (the result cache keys files by them).
   [[nodiscard]] virtual FactsRead facts_read() const { return {}; }
 

@@ -11,10 +11,12 @@
 #include "torchmigrate/engine/lint/front.hpp"
 #include "torchmigrate/engine/lint/linter.hpp"
 #include "torchmigrate/engine/lint/statement_reuse.hpp"
+#include "torchmigrate/engine/lint/word_scan.hpp"
 #include "torchmigrate/python/compat_guards.hpp"
 #include "torchmigrate/python/focus.hpp"
 #include "torchmigrate/python/python2_forms.hpp"
 #include "torchmigrate/python/semantic_model.hpp"
+#include "torchmigrate/python/statement_slice.hpp"
 #include "torchmigrate/python/syntax_tree.hpp"
 #include "torchmigrate/python/tree_walk.hpp"
 
@@ -88,6 +90,10 @@ class PythonFront final : public Front {
 
  private:
   class Run;
+
+  [[nodiscard]] std::optional<python::SyntaxTree> sliced_tree(
+      const SourceFile& file, const LintInput& input, const std::vector<bool>& fires,
+      const std::vector<std::unique_ptr<PythonCheck>>& checks) const;
 
   const LintEnvironment& environment_;
   std::vector<const RuleSpec*> rules_;
@@ -165,6 +171,38 @@ class PythonFront::Run {
   std::vector<Diagnostic> diagnostics_;
 };
 
+// The tree of the statements the checks need, when every check accepts a slice: a large file
+// that one narrow rule admits is parsed in a few places. Not for an editor (whose memo compares
+// whole statements), nor where a suppression comment may sit anywhere; a slice that does not
+// parse cleanly gives way to the whole text.
+std::optional<python::SyntaxTree> PythonFront::sliced_tree(
+    const SourceFile& file, const LintInput& input, const std::vector<bool>& fires,
+    const std::vector<std::unique_ptr<PythonCheck>>& checks) const {
+  if (!environment_.settings().prefilter || input.memo != nullptr || LintEnvironment::may_suppress(fires)) return {};
+  std::vector<std::string> anchors;
+  for (const auto& check : checks) {
+    std::optional<std::vector<std::string>> words = check->slice_anchors();
+    if (!words) return {};
+    anchors.insert(anchors.end(), words->begin(), words->end());
+    // The spellings compatibility guards look for: a branch that uses the new attribute.
+    const RuleSpec& rule = check->rule();
+    for (const auto* list :
+         {&rule.compat_markers, &rule.compat_attributes.old_names, &rule.compat_attributes.new_names}) {
+      for (const std::string& marker : *list) {
+        for_each_word(marker, [&](size_t begin, size_t end) {
+          anchors.emplace_back(marker.substr(begin, end - begin));
+          return true;
+        });
+      }
+    }
+  }
+  std::optional<std::vector<python::SliceSpan>> spans = python::slice_statements(file.text(), anchors);
+  if (!spans) return {};
+  python::SyntaxTree tree = python::SyntaxTree::parse_spans(file.text(), *spans);
+  if (tree.root().has_error()) return {};
+  return tree;
+}
+
 std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInput& input) const {
   std::vector<std::unique_ptr<PythonCheck>> checks;
   std::vector<bool> fires = environment_.candidates(rules_.size(), *prefilter_, file.text(), WordPlacesOf::Python);
@@ -182,7 +220,8 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
   // migration tool reports syntax errors only where they could hide a finding.
   if (checks.empty() && !environment_.may_report_unused_suppressions(fires)) return {};
   std::optional<python::SyntaxTree> own_tree;
-  if (input.tree == nullptr) own_tree.emplace(python::SyntaxTree::parse(file.text()));
+  if (input.tree == nullptr) own_tree = sliced_tree(file, input, fires, checks);
+  if (input.tree == nullptr && !own_tree) own_tree.emplace(python::SyntaxTree::parse(file.text()));
   const python::SyntaxTree& tree = input.tree != nullptr ? *input.tree : *own_tree;
   if (tree.too_deep()) {
     return {parse_error("Skipped: the code nests more than " + std::to_string(python::SyntaxTree::kMaxDepth) +
