@@ -147,10 +147,17 @@ std::vector<bool> Prefilter::candidates(std::string_view text, WordPlacesOf plac
   for (const Scan& scan : scans_) {
     if (!satisfied[scan.slot] && contains(text, scan.needle, scan.any_case)) satisfy(scan.slot);
   }
-  // Python matches are confirmed as code only once the scan is over, and only for slots whose
-  // rules can still fire: telling strings from code costs a read of the text up to the match.
-  std::vector<std::pair<size_t, size_t>> unconfirmed;  // offset, slot
+  // A word's match is confirmed (its tail, its prefix, for Python that it is code) only once the
+  // scan is over, and only for slots whose rules can still fire: `, load` in a file without
+  // `jit` costs no look around each `load`, and telling strings from code no read of the text.
+  struct Match {
+    size_t begin;
+    size_t end;
+    const WordTail* word;
+  };
+  std::vector<Match> unconfirmed;
   std::vector<bool> matched(slot_count_, false);
+  const bool python = places_of == WordPlacesOf::Python;
   if (open > 0) {
     for_each_word(text, [&](size_t begin, size_t end) {
       size_t length = end - begin;
@@ -162,13 +169,11 @@ std::vector<bool> Prefilter::candidates(std::string_view text, WordPlacesOf plac
           char next = after < text.size() ? text[after] : '\0';
           for (const WordTail& word : found->second) {
             if (satisfied[word.slot] || (word.next != '\0' && word.next != next)) continue;
-            if (!tail_matches(text, end, word.tail)) continue;
-            if (!word.prefix.empty() && !prefix_matches(text, begin, word.prefix)) continue;
-            if (places_of == WordPlacesOf::Python) {
-              unconfirmed.emplace_back(begin, word.slot);
-              matched[word.slot] = true;
-            } else {
+            if (!python && word.tail.empty() && word.prefix.empty()) {
               satisfy(word.slot);
+            } else {
+              unconfirmed.push_back({begin, end, &word});
+              matched[word.slot] = true;
             }
           }
         }
@@ -184,9 +189,13 @@ std::vector<bool> Prefilter::candidates(std::string_view text, WordPlacesOf plac
       }
       for (size_t slot : slots) wanted[slot] = true;
     }
-    python::WordPlaces places(text);
-    for (auto [offset, slot] : unconfirmed) {
-      if (wanted[slot] && !satisfied[slot] && places.may_be_code(offset)) satisfy(slot);
+    std::optional<python::WordPlaces> places;
+    if (python) places.emplace(text);
+    for (const Match& match : unconfirmed) {
+      const WordTail& word = *match.word;
+      if (!wanted[word.slot] || satisfied[word.slot] || !tail_matches(text, match.end, word.tail)) continue;
+      if (!word.prefix.empty() && !prefix_matches(text, match.begin, word.prefix)) continue;
+      if (!places || places->may_be_code(match.begin)) satisfy(word.slot);
     }
   }
   std::vector<bool> result(rule_slots_.size());
