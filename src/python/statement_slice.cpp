@@ -110,11 +110,16 @@ class Reader {
           s.lead = lead_of(first, second);
         }
         if (decorator) s.lead = Lead::Decorator;
+        bool imports = false;
         for (uint32_t w = s.words_begin; w < s.words_end; ++w) {
           words[w].statement = static_cast<uint32_t>(statements.size());
-          s.exits = s.exits || (!words[w].after_dot && is_exit(name(words[w])));
-          s.returns = s.returns || (!words[w].after_dot && name(words[w]) == "return");
+          std::string_view word = words[w].after_dot ? std::string_view() : name(words[w]);
+          s.exits = s.exits || is_exit(word);
+          s.returns = s.returns || word == "return";
+          imports = imports || word == "import" || word == "global" || word == "nonlocal";
         }
+        // Statements after a `;` (`import os; import torch`, `x = 1; y = 2`) may bind anything.
+        if (semicolon_ && s.lead == Lead::Other) s.lead = imports ? Lead::Import : Lead::Binder;
         statements.push_back(s);
       }
       at = line_start = p;
@@ -132,6 +137,7 @@ class Reader {
     int depth = 0;
     char last = 0;  // the last byte of code
     any_code_ = false;
+    semicolon_ = false;
     bool after_dot = false;
     while (p < text_.size()) {
       char c = text_[p];
@@ -184,6 +190,8 @@ class Reader {
         if (--depth < 0) return false;
       } else if (c == '=' && depth == 0) {
         note_equals(p, s);
+      } else if (c == ';' && depth == 0) {
+        semicolon_ = true;
       }
       after_dot = c == '.';
       last = c;
@@ -287,6 +295,7 @@ class Reader {
   std::string_view text_;
   uint32_t row_ = 0;
   bool any_code_ = false;
+  bool semicolon_ = false;  // the logical line holds several statements
 };
 
 // Links each statement to its block: parent header, neighbours, enclosing function. False where
@@ -566,6 +575,8 @@ class Slicer {
       case Lead::Class: return w == s.words_begin + (name(words_[s.words_begin]) == "async" ? 2 : 1);
       case Lead::Binder:
       case Lead::Clause: return word.next != '.' && word.next != '(' && word.next != '[';
+      case Lead::Import:
+      case Lead::Scope: return true;  // `import a.b` binds `a`, `from m import x as y` binds `y`
       default: break;
     }
     if (word.before_walrus) return true;

@@ -72,6 +72,20 @@ TEST_CASE("A slice keeps what binds the names the anchor statement uses, in the 
         "    m.allow_tf32 = True\n");
 }
 
+TEST_CASE("Several statements on a line may import or bind anything") {
+  std::string text = "sys.path.insert(0, '.'); import torch as t\n" + filler(8) +
+                     "def main():\n"
+                     "    print('start')\n"
+                     "    log('t'); t = make()\n"
+                     "    t.backends.cuda.matmul.allow_tf32 = True\n";
+  CHECK(kept(text, {"allow_tf32"}) ==
+        "sys.path.insert(0, '.'); import torch as t\n"
+        "def main():\n"
+        "    print('start')\n"
+        "    log('t'); t = make()\n"
+        "    t.backends.cuda.matmul.allow_tf32 = True\n");
+}
+
 TEST_CASE("Aliases and imports of an anchor make their names anchors") {
   std::string text = "from torch.jit import script as s\n" + filler(8) +
                      "def f(m):\n"
