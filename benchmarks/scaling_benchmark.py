@@ -12,7 +12,9 @@ the serial fraction is the median of each round's, from cold runs made back to b
 - ast-grep `scan -jN` with benchmarks/ast-grep-rules (if installed: `npm ci --ignore-scripts`).
 It prints wall and CPU time of each, torchmigrate / ast-grep, the speed-up over one job and the
 serial fraction that speed-up implies (Amdahl: T(n) = T(1) * (s + (1 - s) / n), solved for s; only
-for job counts the machine has processors for, since more threads than processors buy nothing).
+for job counts the machine has processors for, since more threads than processors buy nothing),
+and that fraction's two parts: the processor time left idle (the serial parts: n * wall(n) - CPU(n),
+over (n - 1) * CPU(1)) and the CPU the jobs spent beyond one job's.
 Then the serial phases measured directly: `-v`'s timing line (discovery, settings, report) at one
 and two jobs. The goals: 16 jobs at <= 1/10 of one job's wall time (s <= 0.04), and a warm run at
 <= 0.3 of a cold one at every job count.
@@ -40,6 +42,16 @@ def serial_fraction(one, many, jobs):
     if jobs <= 1 or not one:
         return float("nan")
     return (many / one - 1 / jobs) / (1 - 1 / jobs)
+
+
+def idle_fraction(one_cpu, many_wall, many_cpu, jobs):
+    """The serial parts measured directly: processor time left idle at `jobs` jobs, as a share of
+    one job's work. Amdahl's fraction from wall times also counts the extra CPU that jobs on
+    shared processors spend (caches, memory, a neighbour's interference); this counts only
+    the time processors waited."""
+    if jobs <= 1 or not one_cpu:
+        return float("nan")
+    return (jobs * many_wall - many_cpu) / ((jobs - 1) * one_cpu)
 
 
 def processors():
@@ -83,20 +95,26 @@ def print_table(runs, jobs, cpus):
     one = statistics.median(runs[("cold", jobs[0])].wall)
     one_sg = statistics.median(runs[("ast-grep", jobs[0])].wall) if ("ast-grep", jobs[0]) in runs else None
     print(f"\n{'jobs':>4} {'tm wall':>9} {'tm CPU':>9} {'sg wall':>9} {'sg CPU':>9} {'wall':>6} {'CPU':>6}"
-          f" {'tm x':>6} {'sg x':>6} {'serial':>7} {'warm/cold':>9}")
+          f" {'tm x':>6} {'sg x':>6} {'serial':>7} {'idle':>6} {'CPU+':>6} {'warm/cold':>9}")
     for n in jobs:
         cold, warm, sg = runs[("cold", n)], runs[("warm", n)], runs.get(("ast-grep", n))
         wall, cpu = statistics.median(cold.wall), statistics.median(cold.cpu)
         sg_wall = statistics.median(sg.wall) if sg else float("nan")
         sg_cpu = statistics.median(sg.cpu) if sg else float("nan")
         # Round by round (each round's runs at one and n jobs), then the median.
-        paired = [serial_fraction(a, b, n) for a, b in zip(runs[("cold", jobs[0])].wall, cold.wall)]
+        base = runs[("cold", jobs[0])]
+        paired = [serial_fraction(a, b, n) for a, b in zip(base.wall, cold.wall)]
         fraction = statistics.median(paired) if n <= cpus else float("nan")
+        idle = [idle_fraction(a, w, c, n) for a, w, c in zip(base.cpu, cold.wall, cold.cpu)]
+        idle_median = statistics.median(idle) if n <= cpus else float("nan")
+        extra_cpu = statistics.median(c / a - 1 for a, c in zip(base.cpu, cold.cpu)) if n > 1 else float("nan")
         print(f"{n:>4} {wall:9.3f} {cpu:9.3f} {sg_wall:9.3f} {sg_cpu:9.3f} {ratio(wall, sg_wall):6.2f}"
               f" {ratio(cpu, sg_cpu):6.2f} {ratio(one, wall):6.2f} {ratio(one_sg or 0, sg_wall):6.2f}"
-              f" {fraction:7.3f} {ratio(statistics.median(warm.wall), wall):9.2f}")
+              f" {fraction:7.3f} {idle_median:6.3f} {extra_cpu:6.3f} {ratio(statistics.median(warm.wall), wall):9.2f}")
     print("(seconds; wall and CPU: torchmigrate / ast-grep; x: speed-up over the first job count; serial: Amdahl's"
-          f" fraction, shown where this machine has the processors ({cpus}); warm/cold: wall of the warm run)")
+          f" fraction from wall times, shown where this machine has the processors ({cpus}); idle: the processor time"
+          " left idle, as a share of one job's work (the serial parts alone); CPU+: the CPU the jobs spent beyond one"
+          " job's; warm/cold: wall of the warm run)")
 
 
 def main():
