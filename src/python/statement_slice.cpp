@@ -68,12 +68,14 @@ struct Statement {
   bool header = false;                // ends with `:`: a block follows
   bool exits = false;                 // holds `return`, `raise`, `continue` or `break`
   bool returns = false;               // holds `return`
+  bool imports = false;               // holds `import`, `global` or `nonlocal`: may bind any name in it
   Lead lead = Lead::Other;
   int parent = -1;
   int previous = -1;    // the statement before it in the same block
   int next = -1;        // the statement after it in the same block
   int function = -1;    // the innermost def around it
   int last_child = -1;  // a header's last statement
+  int block_end = -1;   // a header's: the first statement after its block
 };
 
 // Logical lines, read with the tokenizer's rules for strings, comments, brackets and
@@ -119,7 +121,10 @@ class Reader {
           imports = imports || word == "import" || word == "global" || word == "nonlocal";
         }
         // Statements after a `;` (`import os; import torch`, `x = 1; y = 2`) may bind anything.
-        if (semicolon_ && s.lead == Lead::Other) s.lead = imports ? Lead::Import : Lead::Binder;
+        // `if x: import y`, `try: import y`, `import os; import torch` import too, and a statement
+        // after a `;` may bind anything.
+        s.imports = imports;
+        if (semicolon_ && s.lead == Lead::Other) s.lead = Lead::Binder;
         statements.push_back(s);
       }
       at = line_start = p;
@@ -308,6 +313,7 @@ bool link_blocks(std::vector<Statement>& statements) {
     Statement& s = statements[i];
     if (i > 0 && statements[i - 1].header && s.indent <= statements[i - 1].indent) return false;
     while (!open.empty() && statements[open.back()].indent >= s.indent) {
+      statements[open.back()].block_end = i;
       open.pop_back();
       last_in_block.pop_back();
     }
@@ -327,6 +333,7 @@ bool link_blocks(std::vector<Statement>& statements) {
       last_in_block.push_back(-1);
     }
   }
+  for (int header : open) statements[header].block_end = static_cast<int>(statements.size());
   return statements.empty() || !statements.back().header;
 }
 
@@ -362,7 +369,7 @@ class Slicer {
   }
 
   // Keeps what the statements holding an anchor word need, and so on until nothing more is.
-  void run(const std::vector<std::string>& anchors) {
+  void run(const std::vector<std::string>& anchors, const std::vector<std::string>& markers) {
     for (const std::string& anchor : anchors) {
       if (anchor.empty()) continue;
       for (size_t at = text_.find(anchor); at != std::string_view::npos; at = text_.find(anchor, at + 1)) {
@@ -374,10 +381,17 @@ class Slicer {
         keep(statement_at(static_cast<uint32_t>(at)), kAnchor);
       }
     }
+    for (const std::string& marker : markers) {
+      if (marker.empty()) continue;
+      for (size_t at = text_.find(marker); at != std::string_view::npos; at = text_.find(marker, at + 1)) {
+        keep(statement_at(static_cast<uint32_t>(at)), kValued);
+      }
+    }
     for (size_t i = 0; i < statements_.size(); ++i) {
       const Statement& s = statements_[i];
-      if (s.lead == Lead::Import || s.lead == Lead::Scope) keep(static_cast<int>(i), kImport);
-      if (s.lead == Lead::Import) for_each_imported_name(s, [&](std::string_view bound) { import_derived(bound); });
+      if (!s.imports) continue;
+      keep(static_cast<int>(i), kImport);
+      for_each_imported_name(s, [&](std::string_view bound) { import_derived(bound); });
     }
     while (!queue_.empty()) {
       auto [index, how] = queue_.back();
@@ -429,6 +443,7 @@ class Slicer {
       }
     }
     if (s.lead == Lead::Decorator) keep(s.next, kStructure);
+    if (how == kValued && s.header) keep_feature_test(index);
     if (how == kAnchor) {
       for (int around = index; around >= 0; around = statements_[around].parent) keep_early_exits_before(around);
       note_anchor_names(s);
@@ -442,6 +457,32 @@ class Slicer {
         bound(name(word), s.function);
       }
       if (how == kValued) valued(name(word), s.function);
+    }
+  }
+
+  // `if hasattr(obj, "new"): <uses .new> else: <fallback>`: the guard reads each branch's text
+  // for the attribute, so the whole `if` chain is kept.
+  void keep_feature_test(int index) {
+    int head = index;
+    while (statements_[head].lead == Lead::Clause && statements_[head].previous >= 0) head = statements_[head].previous;
+    if (whole_chains_.contains(head)) return;
+    const Statement& first = statements_[head];
+    if (first.words_begin == first.words_end || name(words_[first.words_begin]) != "if") return;
+    bool tests = false;
+    for (int clause = head; clause >= 0 && (clause == head || statements_[clause].lead == Lead::Clause);
+         clause = statements_[clause].next) {
+      const Statement& branch = statements_[clause];
+      for (uint32_t w = branch.words_begin; w < branch.words_end && !tests; ++w) {
+        tests = name(words_[w]) == "hasattr" || name(words_[w]) == "getattr";
+      }
+    }
+    if (!tests) return;
+    whole_chains_.insert(head);
+    for (int clause = head; clause >= 0 && (clause == head || statements_[clause].lead == Lead::Clause);
+         clause = statements_[clause].next) {
+      keep(clause, kValued);
+      const Statement& branch = statements_[clause];
+      for (int inner = clause + 1; branch.header && inner < branch.block_end; ++inner) keep(inner, kStructure);
     }
   }
 
@@ -461,8 +502,10 @@ class Slicer {
         const Statement& branch = statements_[clause];
         if (clause != before && branch.lead != Lead::Clause) break;
         int last = branch.last_child;
-        if (last >= 0 && statements_[last].lead == Lead::Exit) {
-          keep(clause, kValued);
+        if (!branch.header && branch.exits) {
+          keep(clause, kValued);  // `else: return`
+        } else if (last >= 0 && statements_[last].exits) {
+          keep(clause, kValued);  // ends with `return`, or with `log(); return`
           keep(last, kStructure);
         }
       }
@@ -472,7 +515,7 @@ class Slicer {
   // An alias or a dictionary assigned in an anchor statement makes the names it binds anchors.
   // So does an import holding an anchor word: `s` of `from torch.jit import script as s`.
   void note_anchor_names(const Statement& s) {
-    if (s.lead == Lead::Import) {
+    if (s.imports) {
       for_each_imported_name(s, [&](std::string_view imported) { anchor_name(imported); });
       return;
     }
@@ -558,6 +601,8 @@ class Slicer {
     if (found == occurrences_.end()) return;
     for (uint32_t w : found->second) {
       const Statement& s = statements_[words_[w].statement];
+      // A rebinding (`functorch_config = None`) decides which binding a fix may spell through.
+      if (binds(s, w)) keep(static_cast<int>(words_[w].statement), kImport);
       if (s.last_assign == UINT32_MAX || words_[w].begin <= s.last_assign || !alias_like(s)) continue;
       keep(static_cast<int>(words_[w].statement), kImport);
       for (uint32_t target = s.words_begin; target < s.words_end && words_[target].begin < s.last_assign; ++target) {
@@ -570,13 +615,12 @@ class Slicer {
   bool binds(const Statement& s, uint32_t w) const {
     const Word& word = words_[w];
     if (word.after_dot) return false;
+    if (s.imports) return true;  // `import a.b` binds `a`, `from m import x as y` binds `y`
     switch (s.lead) {
       case Lead::Def:
       case Lead::Class: return w == s.words_begin + (name(words_[s.words_begin]) == "async" ? 2 : 1);
       case Lead::Binder:
       case Lead::Clause: return word.next != '.' && word.next != '(' && word.next != '[';
-      case Lead::Import:
-      case Lead::Scope: return true;  // `import a.b` binds `a`, `from m import x as y` binds `y`
       default: break;
     }
     if (word.before_walrus) return true;
@@ -633,19 +677,21 @@ class Slicer {
   std::unordered_set<NameInFunction, NameInFunctionHash> bound_;
   std::unordered_set<NameInFunction, NameInFunctionHash> valued_;
   std::unordered_set<std::string_view> declared_;      // named by a `global` or `nonlocal` statement
+  std::unordered_set<int> whole_chains_;               // `if` chains kept whole
   std::unordered_set<std::string_view> imported_;      // names imports bind, and their aliases
   std::unordered_set<std::string_view> anchor_names_;  // aliases of anchors: their uses are anchors too
 };
 
 }  // namespace
 
-std::optional<std::vector<SliceSpan>> slice_statements(std::string_view text, const std::vector<std::string>& anchors) {
+std::optional<std::vector<SliceSpan>> slice_statements(std::string_view text, const std::vector<std::string>& anchors,
+                                                       const std::vector<std::string>& markers) {
   std::vector<Statement> statements;
   std::vector<Word> words;
   Reader reader(text);
   if (!reader.read(statements, words) || !link_blocks(statements)) return std::nullopt;
   Slicer slicer(text, reader, statements, words);
-  slicer.run(anchors);
+  slicer.run(anchors, markers);
   std::vector<SliceSpan> spans;
   size_t kept_bytes = 0;
   for (size_t i = 0; i < statements.size(); ++i) {

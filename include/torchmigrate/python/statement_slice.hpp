@@ -10,9 +10,10 @@
 //   - aliases of kept names (`f = a.b`, `f = a if c else b`: their names become anchors when
 //     they alias an anchor) and dictionaries assigned in an anchor statement (`opts = {"key": v}`:
 //     the name becomes an anchor);
-//   - the headers around each kept statement, the clauses of its `if`/`try`, its decorators, and
-//     the `return`, `raise`, `continue` and `break` statements of every kept function, which
-//     compatibility guards read (`if torch.__version__ < "2.9": return`).
+//   - the headers around each kept statement, the clauses of its `if`/`try`, its decorators, the
+//     early exits before it (`if torch.__version__ < "2.9": return`), an `if` chain testing
+//     `hasattr`/`getattr` whole, and the returns of a helper a guard calls, which compatibility
+//     guards read.
 // Each kept header keeps its first statement too, so the slice parses as Python.
 #pragma once
 
@@ -43,6 +44,9 @@ struct SliceSpan {
 // cannot be read without a parser (a tab or form feed in an indentation, a lone carriage return,
 // a string or bracket left open, an indentation Python would reject, quotes inside an f-string's
 // braces) or when the slice would keep more than half of it.
-std::optional<std::vector<SliceSpan>> slice_statements(std::string_view text, const std::vector<std::string>& anchors);
+// `markers` (the spellings compatibility guards look for) keep every statement holding one, as a
+// substring: a guard reads them in a branch's or a `try`'s text.
+std::optional<std::vector<SliceSpan>> slice_statements(std::string_view text, const std::vector<std::string>& anchors,
+                                                       const std::vector<std::string>& markers = {});
 
 }  // namespace torchmigrate::python

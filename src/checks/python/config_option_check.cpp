@@ -177,6 +177,12 @@ class ConfigOptionCheck final : public engine::PythonCheck {
       for (const std::string& new_key : spec.new_keys) anchors.push_back(new_key.substr(new_key.rfind('.') + 1));
     }
     for (const auto& [name, spec] : environment_) anchors.push_back(name);
+    // torch.compile's options may spell a key with dashes (`"use-mixed-mm"`).
+    for (size_t i = 0, count = anchors.size(); i < count; ++i) {
+      std::string dashed = anchors[i];
+      std::replace(dashed.begin(), dashed.end(), '_', '-');
+      if (dashed != anchors[i]) anchors.push_back(std::move(dashed));
+    }
     return anchors;
   }
 

@@ -51,13 +51,17 @@ std::string filler() {
   return out;
 }
 
-// The sliced findings, checked against the whole file's; the slice must have been taken.
-std::vector<std::string> sliced_findings(const std::string& code, const std::string& body) {
+enum class Parsed { Sliced, Whole };
+
+// The sliced findings, checked against the whole file's; the slice must have been kept (or, for
+// a fix that reads beyond its statement, given way to a whole parse).
+std::vector<std::string> sliced_findings(const std::string& code, const std::string& body,
+                                         Parsed parsed = Parsed::Sliced) {
   std::string text = body + filler();
   Findings sliced = lint(code, text, true);
   Findings whole = lint(code, text, false);
   CHECK(sliced.findings == whole.findings);
-  CHECK(sliced.syntax_errors == 0);
+  CHECK(sliced.syntax_errors == (parsed == Parsed::Sliced ? 0 : 1));
   CHECK(whole.syntax_errors == 1);
   return sliced.findings;
 }
@@ -145,4 +149,66 @@ def shadowed(make):
   CHECK(findings[0].starts_with("TM312 124-139 `torch.jit.trace` is TorchScript"));
   CHECK(findings[1].starts_with("TM312 170-176 `torch.jit.save` is TorchScript"));
   CHECK(findings[2].starts_with("TM312 177-178 `torch.jit.script` is TorchScript"));
+}
+
+TEST_CASE("A fix that reads beyond its statement is made from a whole parse") {
+  // Deleting a setting reads the statements around it; unwrapping a `with` reads its whole block.
+  std::vector<std::string> deleted = sliced_findings("TM113", R"py(import torch
+def setup():
+    torch._inductor.config.disable_decompose_k = False
+    compile_model()
+)py",
+                                                     Parsed::Whole);
+  REQUIRE(deleted.size() == 1);
+  CHECK(deleted[0].find("def setup():\n    compile_model()\n") != std::string::npos);
+  std::vector<std::string> unwrapped = sliced_findings("TM113", R"py(import torch
+def run(model, x):
+    with torch._inductor.config.patch(disable_decompose_k=False):
+        compiled = torch.compile(model)
+        out = compiled(x)
+    return out
+)py",
+                                                       Parsed::Whole);
+  REQUIRE(unwrapped.size() == 1);
+  CHECK(unwrapped[0].find("    compiled = torch.compile(model)\n    out = compiled(x)\n    return out\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("A sliced parse keeps one-line imports, exits and the branches a feature test reads") {
+  std::vector<std::string> script = sliced_findings("TM312", R"py(import sys
+if sys.platform != "win32": import torch.jit as tj
+def export(model):
+    return tj.script(model)
+)py");
+  CHECK(script.size() == 1);
+  std::vector<std::string> tf32 = sliced_findings("TM309", R"py(import torch
+def call_then_return(torch_version):
+    if torch_version >= (2, 9):
+        print("using the new TF32 API")
+        set_precision("tf32"); return
+    torch.backends.cuda.matmul.allow_tf32 = True
+def else_return(torch_version):
+    if torch_version < (2, 9):
+        print("legacy TF32 switch")
+    else: return
+    torch.backends.cuda.matmul.allow_tf32 = True
+def marker_in_finally():
+    try:
+        torch.backends.cuda.matmul.allow_tf32 = True
+    except AttributeError:
+        pass
+    finally:
+        print("TF32 configured")
+        use_fp32_precision_api = False
+def other_branch():
+    if not hasattr(torch, "set_float32_matmul_precision"):
+        torch.backends.cuda.matmul.allow_tf32 = True
+    else:
+        torch.set_float32_matmul_precision("high")
+def plain():
+    torch.backends.cuda.matmul.allow_tf32 = True
+)py");
+  // Each guarded setting is compatibility code: only `plain`'s is reported.
+  REQUIRE(tf32.size() == 1);
+  CHECK(tf32[0].starts_with("TM309 796-833 "));
 }

@@ -53,23 +53,37 @@ TEST_CASE("A slice keeps the anchor statement, its headers, the imports and each
 TEST_CASE("A slice keeps what binds the names the anchor statement uses, in the scopes that see it") {
   std::string text = "import torch\n" + filler(8) +
                      "def other():\n"
-                     "    torch = None\n"
-                     "    return torch\n"
-                     "def main():\n"
+                     "    matmul = None\n"
+                     "    return matmul\n"
+                     "def main(matmul):\n"
                      "    print('start')\n"
-                     "    for torch in range(3):\n"
-                     "        pass\n"
-                     "    m = torch.backends.cuda.matmul\n"
-                     "    m.allow_tf32 = True\n";
-  // The loop rebinds `torch` in main; `other`'s local does not reach main.
+                     "    for step in range(3):\n"
+                     "        matmul = step\n"
+                     "    matmul.allow_tf32 = True\n";
+  // The loop rebinds `matmul` in main; `other`'s local does not reach main.
   CHECK(kept(text, {"allow_tf32"}) ==
         "import torch\n"
-        "def main():\n"
+        "def main(matmul):\n"
         "    print('start')\n"
-        "    for torch in range(3):\n"
-        "        pass\n"
-        "    m = torch.backends.cuda.matmul\n"
-        "    m.allow_tf32 = True\n");
+        "    for step in range(3):\n"
+        "        matmul = step\n"
+        "    matmul.allow_tf32 = True\n");
+}
+
+TEST_CASE("Every binding of a name an import binds is kept: a fix may spell a name through it") {
+  std::string text = "import torch\n" + filler(8) +
+                     "def other():\n"
+                     "    log('other')\n"
+                     "    torch = None\n"
+                     "def main():\n"
+                     "    torch.backends.cuda.matmul.allow_tf32 = True\n";
+  CHECK(kept(text, {"allow_tf32"}) ==
+        "import torch\n"
+        "def other():\n"
+        "    log('other')\n"
+        "    torch = None\n"
+        "def main():\n"
+        "    torch.backends.cuda.matmul.allow_tf32 = True\n");
 }
 
 TEST_CASE("Several statements on a line may import or bind anything") {

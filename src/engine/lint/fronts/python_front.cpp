@@ -11,7 +11,6 @@
 #include "torchmigrate/engine/lint/front.hpp"
 #include "torchmigrate/engine/lint/linter.hpp"
 #include "torchmigrate/engine/lint/statement_reuse.hpp"
-#include "torchmigrate/engine/lint/word_scan.hpp"
 #include "torchmigrate/python/compat_guards.hpp"
 #include "torchmigrate/python/focus.hpp"
 #include "torchmigrate/python/python2_forms.hpp"
@@ -91,6 +90,9 @@ class PythonFront final : public Front {
  private:
   class Run;
 
+  // The checks of the rules `fires` names, less those that rule the file out (cleared in `fires`).
+  [[nodiscard]] std::vector<std::unique_ptr<PythonCheck>> checks_for(const SourceFile& file,
+                                                                     std::vector<bool>& fires) const;
   [[nodiscard]] std::optional<python::SyntaxTree> sliced_tree(
       const SourceFile& file, const LintInput& input, const std::vector<bool>& fires,
       const std::vector<std::unique_ptr<PythonCheck>>& checks) const;
@@ -171,6 +173,42 @@ class PythonFront::Run {
   std::vector<Diagnostic> diagnostics_;
 };
 
+// The statement around `range`: the node whose parent is a block or the module. For a compound
+// statement, only its header counts (up to its first block), since a slice keeps part of a block.
+TextRange statement_around(const python::SyntaxTree& tree, TextRange range) {
+  python::Node node = tree.root().descendant_for_range(range.start, range.end);
+  while (node && node.parent() && node.parent().kind() != "block" && node.parent().kind() != "module") {
+    node = node.parent();
+  }
+  if (!node || node.kind() == "module") return {range.start, range.start};
+  TextRange limit = node.range();
+  python::for_each_node(node, [&](python::Node inner) {
+    if (inner.kind() != "block") return python::WalkStep::Enter;
+    limit.end = std::min(limit.end, inner.start());
+    return python::WalkStep::Stop;
+  });
+  return limit;
+}
+
+// Whether every fix of a sliced lint edits inside the statement holding its finding, short of
+// replacing it whole. A fix that deletes a statement reads the statements around it, and one that
+// unwraps a `with` reads its whole block: a slice may not hold them, so such a file is linted again
+// from a whole parse.
+bool fixes_inside_statements(const python::SyntaxTree& tree, const std::vector<Diagnostic>& diagnostics) {
+  for (const Diagnostic& diagnostic : diagnostics) {
+    if (diagnostic.fixes.empty()) continue;
+    TextRange statement = statement_around(tree, diagnostic.range);
+    for (const Fix& fix : diagnostic.fixes) {
+      for (const Edit& edit : fix.edits) {
+        bool inside = edit.range.start >= statement.start && edit.range.end <= statement.end;
+        bool whole = edit.range.start <= statement.start && edit.range.end >= statement.end;
+        if (!inside || whole) return false;
+      }
+    }
+  }
+  return true;
+}
+
 // The tree of the statements the checks need, when every check accepts a slice: a large file
 // that one narrow rule admits is parsed in a few places. Not for an editor (whose memo compares
 // whole statements), nor where a suppression comment may sit anywhere; a slice that does not
@@ -180,6 +218,7 @@ std::optional<python::SyntaxTree> PythonFront::sliced_tree(
     const std::vector<std::unique_ptr<PythonCheck>>& checks) const {
   if (!environment_.settings().prefilter || input.memo != nullptr || LintEnvironment::may_suppress(fires)) return {};
   std::vector<std::string> anchors;
+  std::vector<std::string> markers;
   for (const auto& check : checks) {
     std::optional<std::vector<std::string>> words = check->slice_anchors();
     if (!words) return {};
@@ -188,24 +227,19 @@ std::optional<python::SyntaxTree> PythonFront::sliced_tree(
     const RuleSpec& rule = check->rule();
     for (const auto* list :
          {&rule.compat_markers, &rule.compat_attributes.old_names, &rule.compat_attributes.new_names}) {
-      for (const std::string& marker : *list) {
-        for_each_word(marker, [&](size_t begin, size_t end) {
-          anchors.emplace_back(marker.substr(begin, end - begin));
-          return true;
-        });
-      }
+      markers.insert(markers.end(), list->begin(), list->end());
     }
   }
-  std::optional<std::vector<python::SliceSpan>> spans = python::slice_statements(file.text(), anchors);
+  std::optional<std::vector<python::SliceSpan>> spans = python::slice_statements(file.text(), anchors, markers);
   if (!spans) return {};
   python::SyntaxTree tree = python::SyntaxTree::parse_spans(file.text(), *spans);
   if (tree.root().has_error()) return {};
   return tree;
 }
 
-std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInput& input) const {
+std::vector<std::unique_ptr<PythonCheck>> PythonFront::checks_for(const SourceFile& file,
+                                                                  std::vector<bool>& fires) const {
   std::vector<std::unique_ptr<PythonCheck>> checks;
-  std::vector<bool> fires = environment_.candidates(rules_.size(), *prefilter_, file.text(), WordPlacesOf::Python);
   for (size_t i = 0; i < rules_.size(); ++i) {
     if (!fires[i]) continue;
     std::unique_ptr<PythonCheck> check = (*environment_.registry().python(rules_[i]->check_family))(*rules_[i]);
@@ -216,12 +250,24 @@ std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInpu
     }
     checks.push_back(std::move(check));
   }
+  return checks;
+}
+
+std::vector<Diagnostic> PythonFront::lint(const SourceFile& file, const LintInput& input) const {
+  std::vector<bool> fires = environment_.candidates(rules_.size(), *prefilter_, file.text(), WordPlacesOf::Python);
+  std::vector<std::unique_ptr<PythonCheck>> checks = checks_for(file, fires);
   // A file no enabled rule could match is not parsed at all (most files of a project): a
   // migration tool reports syntax errors only where they could hide a finding.
   if (checks.empty() && !environment_.may_report_unused_suppressions(fires)) return {};
+  if (input.tree == nullptr) {
+    if (std::optional<python::SyntaxTree> sliced = sliced_tree(file, input, fires, checks)) {
+      std::vector<Diagnostic> diagnostics = Run(*this, file, input, *sliced, fires, checks).lint();
+      if (fixes_inside_statements(*sliced, diagnostics)) return diagnostics;
+      checks = checks_for(file, fires);  // a check keeps what it saw of a file
+    }
+  }
   std::optional<python::SyntaxTree> own_tree;
-  if (input.tree == nullptr) own_tree = sliced_tree(file, input, fires, checks);
-  if (input.tree == nullptr && !own_tree) own_tree.emplace(python::SyntaxTree::parse(file.text()));
+  if (input.tree == nullptr) own_tree.emplace(python::SyntaxTree::parse(file.text()));
   const python::SyntaxTree& tree = input.tree != nullptr ? *input.tree : *own_tree;
   if (tree.too_deep()) {
     return {parse_error("Skipped: the code nests more than " + std::to_string(python::SyntaxTree::kMaxDepth) +
